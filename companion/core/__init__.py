@@ -1,0 +1,1 @@
+"""The rules of «Сто одно» as plain Python: no web, no database, stdlib only."""

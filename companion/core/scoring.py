@@ -1,0 +1,74 @@
+"""Points of a leftover hand and of a queen finish (RULES.md §2, §4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import Card, Rank, Suit
+from .rules import Options
+
+QUEENS_ONLY = "queens-only"
+
+_COURT_POINTS = {Rank.JACK: 2, Rank.QUEEN: 3, Rank.KING: 4, Rank.ACE: 11}
+
+
+@dataclass(frozen=True)
+class HandScore:
+    cards: tuple[Card, ...]
+    points: int
+    breakdown: tuple[tuple[Card, int], ...]
+    rule: str | None  # the special rule applied to the whole hand, e.g. "queens-only"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "points": self.points,
+            "cards": [str(c) for c in self.cards],
+            "breakdown": [{"card": str(c), "points": p} for c, p in self.breakdown],
+            "rule": self.rule,
+        }
+
+
+def card_points(card: Card, options: Options) -> int:
+    """Points of one card left among others."""
+    if card.rank is Rank.NINE:
+        return options.nine_points
+    if card.rank is Rank.KING and card.suit is Suit.SPADES:
+        return options.spade_king_points
+    return _COURT_POINTS.get(card.rank, card.rank.face_value)
+
+
+def is_special_queen(card: Card, options: Options) -> bool:
+    return card.rank is Rank.QUEEN and card.suit.value == options.special_queen
+
+
+def score_hand(cards: Sequence[Card], options: Options) -> HandScore:
+    """Points of a leftover hand; the queens-only rule is checked on the whole hand."""
+    cards = tuple(cards)
+    if options.queens_only and cards and all(c.rank is Rank.QUEEN for c in cards):
+        breakdown = tuple(
+            (c, options.queens_only_special_points if is_special_queen(c, options) else options.queens_only_points)
+            for c in cards
+        )
+        rule: str | None = QUEENS_ONLY
+    else:
+        breakdown = tuple((c, card_points(c, options)) for c in cards)
+        rule = None
+    return HandScore(cards, sum(p for _, p in breakdown), breakdown, rule)
+
+
+def queen_finish_deduction(card: Card | None, options: Options) -> int:
+    """What the winner subtracts for going out on this card (0 unless a queen)."""
+    if card is None or card.rank is not Rank.QUEEN:
+        return 0
+    if is_special_queen(card, options):
+        return options.queen_finish_special_points
+    return options.queen_finish_points
+
+
+def apply_resets(total: int, options: Options) -> int | None:
+    """The new total if a reset applies to this exact total, else None."""
+    for old, new in options.resets:
+        if total == old:
+            return new
+    return None

@@ -1,0 +1,329 @@
+"""A series is its rounds replayed through the rule set (RULES.md §4, §6).
+
+Nothing here stores a running total: `replay()` derives standings, events,
+losers and the next starter from the setup and the rounds as entered, so an
+edit to round 3 simply re-derives rounds 4..n.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterator, Mapping, Sequence
+
+from .cards import Card, parse_card
+from .errors import N_, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
+from .rules import OnLoss, Options, RuleSet, get_ruleset
+from .scoring import HandScore, apply_resets, queen_finish_deduction, score_hand
+
+MAX_NAME_LENGTH = 30
+
+
+class PlayerStatus(str, Enum):
+    PLAYING = "playing"
+    LOST = "lost"
+    ELIMINATED = "eliminated"
+    WINNER = "winner"
+
+
+@dataclass(frozen=True)
+class SeriesSetup:
+    players: tuple[str, ...]
+    ruleset: RuleSet
+    options: Options
+    starter: str
+
+    @classmethod
+    def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> "SeriesSetup":
+        """Check a new series: 2..max players, names non-empty, unique, ≤ 30 characters."""
+        ruleset = get_ruleset(ruleset_id if ruleset_id is not None else "igrafan")
+        opts = ruleset.options(options)
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise FormatError(N_("“players” must be a list of names, e.g. [\"Аня\", \"Борис\"]."))
+        names = tuple(" ".join(p.split()) for p in players)
+        for name in names:
+            if not name:
+                raise SeriesSetupError(N_("A player's name is empty. Give every player a name."))
+            if len(name) > MAX_NAME_LENGTH:
+                raise SeriesSetupError(
+                    N_("The name “%(name)s” is longer than %(max)s characters; shorten it."),
+                    name=name, max=MAX_NAME_LENGTH,
+                )
+        folded = [n.casefold() for n in names]
+        for i, name in enumerate(folded):
+            if name in folded[:i]:
+                raise SeriesSetupError(
+                    N_("The name “%(name)s” is used twice; give each player a different name."), name=names[i]
+                )
+        most = ruleset.max_players_for(opts)
+        if not ruleset.min_players <= len(names) <= most:
+            raise SeriesSetupError(
+                N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
+                ruleset=ruleset.id, min=ruleset.min_players, max=most, count=len(names),
+            )
+        if starter is None:
+            starter_name = names[0]
+        else:
+            starter_name = _find_player(names, starter, "starter")
+        return cls(names, ruleset, opts, starter_name)
+
+
+def _find_player(players: Sequence[str], name: Any, what: str) -> str:
+    if not isinstance(name, str):
+        raise FormatError(N_("“%(field)s” must be a player's name."), field=what)
+    wanted = " ".join(name.split()).casefold()
+    for player in players:
+        if player.casefold() == wanted:
+            return player
+    raise RoundError(
+        N_("There is no player “%(name)s” in this series. Players: %(players)s."),
+        name=name, players=", ".join(players),
+    )
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round as the table entered it: a redeal, or a winner, their last card and the others' hands."""
+
+    redeal: bool = False
+    winner: str | None = None
+    finishing_card: Card | None = None
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    typed_points: Mapping[str, int] = field(default_factory=dict)  # when the cards are not known
+
+    @classmethod
+    def from_json(cls, data: Any, setup: SeriesSetup) -> "RoundInput":
+        """Read a round body; wrong shapes raise FormatError, unreadable cards CardError."""
+        if not isinstance(data, Mapping):
+            raise FormatError(N_("A round must be a JSON object, e.g. {\"winner\": \"Аня\", \"finishing_card\": \"Q♥\", \"hands\": {…}}."))
+        unknown = set(data) - {"redeal", "winner", "finishing_card", "hands", "typed_points"}
+        if unknown:
+            raise FormatError(N_("Unknown field “%(field)s” in the round."), field=sorted(unknown)[0])
+        redeal = data.get("redeal", False)
+        if not isinstance(redeal, bool):
+            raise FormatError(N_("“redeal” must be true or false."))
+        if redeal:
+            if any(data.get(k) for k in ("winner", "finishing_card", "hands", "typed_points")):
+                raise RoundError(N_("A redeal has no winner, finishing card or hands: send only {\"redeal\": true}."))
+            return cls(redeal=True)
+        winner = data.get("winner")
+        if winner is None or winner == "":
+            raise RoundError(N_("Say who went out: a round that is not a redeal needs a winner."))
+        if isinstance(winner, list):
+            raise RoundError(N_("Only one player can go out in a round; give one winner."))
+        winner = _find_player(setup.players, winner, "winner")
+        card_text = data.get("finishing_card")
+        if card_text is None or card_text == "":
+            raise RoundError(N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner)
+        finishing = parse_card(card_text, setup.options.deck)
+        hands_data = data.get("hands", {})
+        typed_data = data.get("typed_points", {})
+        if not isinstance(hands_data, Mapping):
+            raise FormatError(N_("“hands” must be an object of player → list of cards."))
+        if not isinstance(typed_data, Mapping):
+            raise FormatError(N_("“typed_points” must be an object of player → whole number."))
+        hands: dict[str, tuple[Card, ...]] = {}
+        for name, cards in hands_data.items():
+            player = _find_player(setup.players, name, "hands")
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise FormatError(N_("The hand of %(player)s must be a list of cards, e.g. [\"10♣\", \"Q♥\"]."), player=player)
+            if player in hands:
+                raise RoundError(N_("%(player)s has two hands in this round."), player=player)
+            hands[player] = tuple(parse_card(c, setup.options.deck) for c in cards)
+        typed: dict[str, int] = {}
+        for name, points in typed_data.items():
+            player = _find_player(setup.players, name, "typed_points")
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise FormatError(N_("The points of %(player)s must be a whole number."), player=player)
+            typed[player] = points
+        return cls(False, winner, finishing, hands, typed)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.redeal:
+            return {"redeal": True}
+        data: dict[str, Any] = {
+            "winner": self.winner,
+            "finishing_card": str(self.finishing_card) if self.finishing_card else None,
+            "hands": {p: [str(c) for c in cards] for p, cards in self.hands.items()},
+        }
+        if self.typed_points:
+            data["typed_points"] = dict(self.typed_points)
+        return data
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    n: int
+    entry: RoundInput
+    hand_scores: Mapping[str, HandScore]
+    points: Mapping[str, int]  # what each player's total changed by, before resets
+    totals: Mapping[str, int]
+    events: tuple[dict[str, Any], ...]
+    starter: str
+
+
+@dataclass(frozen=True)
+class Standings:
+    setup: SeriesSetup
+    rounds: tuple[RoundResult, ...]
+    totals: Mapping[str, int]
+    statuses: Mapping[str, PlayerStatus]
+    losers: tuple[str, ...]
+    winner: str | None
+    next_starter: str
+
+    @property
+    def finished(self) -> bool:
+        if self.setup.options.on_loss is OnLoss.SERIES_ENDS:
+            return bool(self.losers)
+        return len(self.in_play) <= 1
+
+    @property
+    def in_play(self) -> tuple[str, ...]:
+        return tuple(p for p in self.setup.players if self.statuses[p] in (PlayerStatus.PLAYING, PlayerStatus.WINNER))
+
+
+def round_problems(standings: Standings, entry: RoundInput) -> Iterator[RoundError]:
+    """Everything RULES.md §6 refuses in this round, given the series so far."""
+    options = standings.setup.options
+    if standings.finished:
+        yield SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))
+        return
+    if entry.redeal:
+        return
+    in_play = standings.in_play
+    winner = entry.winner
+    assert winner is not None and entry.finishing_card is not None
+    if winner not in in_play:
+        yield RoundError(N_("%(player)s is out of the series and cannot win a round."), player=winner)
+    if entry.hands.get(winner) or winner in entry.typed_points:
+        yield RoundError(N_("%(player)s went out, so they have no cards left; remove their hand."), player=winner)
+    for player in list(entry.hands) + list(entry.typed_points):
+        if player not in in_play:
+            yield RoundError(N_("%(player)s is already out of the series; they have no hand this round."), player=player)
+        elif player in entry.hands and player in entry.typed_points:
+            yield RoundError(N_("%(player)s has both cards and typed points; keep one of them."), player=player)
+    for player in in_play:
+        if player == winner:
+            continue
+        if player in entry.typed_points:
+            if entry.typed_points[player] < 0:
+                yield RoundError(N_("The points of %(player)s cannot be negative."), player=player)
+            continue
+        if player not in entry.hands:
+            yield RoundError(N_("The hand of %(player)s is missing: enter their leftover cards or their points."), player=player)
+        elif not entry.hands[player]:
+            yield RoundError(
+                N_("%(player)s has no cards left, but only %(winner)s went out. Only one player can go out in a round."),
+                player=player, winner=winner,
+            )
+    seen: dict[Card, str] = {entry.finishing_card: "finish"}
+    for player, cards in entry.hands.items():
+        for card in cards:
+            if card in seen:
+                other = seen[card]
+                if other == "finish":
+                    yield RoundError(N_("%(card)s is the finishing card, so it cannot also be in the hand of %(player)s."), card=str(card), player=player)
+                elif other == player:
+                    yield RoundError(N_("%(card)s is twice in the hand of %(player)s; a deck has one of each card."), card=str(card), player=player)
+                else:
+                    yield RoundError(N_("%(card)s is in the hands of both %(first)s and %(second)s; a deck has one of each card."), card=str(card), first=other, second=player)
+            seen[card] = player
+    in_hands = sum(len(c) for c in entry.hands.values())
+    if in_hands > options.deck - 1:
+        yield RoundError(
+            N_("There are %(count)s cards in the hands, but a %(size)s-card deck leaves at most %(most)s once one card lies on the discard pile."),
+            count=in_hands, size=options.deck, most=options.deck - 1,
+        )
+    rank = entry.finishing_card.rank.value
+    if rank in standings.setup.ruleset.play.must_be_covered:
+        yield RoundError(
+            N_("A round cannot end on %(card)s in this rule set: a %(rank)s must be covered first. Enter the card that covered it."),
+            card=str(entry.finishing_card), rank=rank,
+        )
+
+
+def _start(setup: SeriesSetup) -> Standings:
+    return Standings(
+        setup, (), {p: 0 for p in setup.players}, {p: PlayerStatus.PLAYING for p in setup.players}, (), None, setup.starter
+    )
+
+
+def _next_in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus], after: str) -> str:
+    """The player itself if still in play, else the next one clockwise who is."""
+    i = players.index(after)
+    for k in range(len(players)):
+        candidate = players[(i + k) % len(players)]
+        if statuses[candidate] in (PlayerStatus.PLAYING, PlayerStatus.WINNER):
+            return candidate
+    return after
+
+
+def play_round(standings: Standings, entry: RoundInput) -> Standings:
+    """Apply one round in the order of RULES.md §4; refuse it if anything is wrong."""
+    n = len(standings.rounds) + 1
+    for problem in round_problems(standings, entry):
+        problem.round_no = n
+        raise problem
+    setup, options = standings.setup, standings.setup.options
+    totals = dict(standings.totals)
+    statuses = dict(standings.statuses)
+    events: list[dict[str, Any]] = []
+    hand_scores: dict[str, HandScore] = {}
+    points: dict[str, int] = {}
+    if entry.redeal:
+        events.append({"type": "redeal"})
+        result = RoundResult(n, entry, {}, {p: 0 for p in standings.in_play}, totals, tuple(events), standings.next_starter)
+        return Standings(setup, standings.rounds + (result,), totals, statuses, standings.losers, standings.winner, standings.next_starter)
+    round_losers = []
+    for player in standings.in_play:
+        if player == entry.winner:
+            change = -queen_finish_deduction(entry.finishing_card, options)
+            if change:
+                events.append({"type": "queen-finish", "player": player, "card": str(entry.finishing_card), "points": change})
+        elif player in entry.typed_points:
+            change = entry.typed_points[player]
+            events.append({"type": "typed-points", "player": player, "points": change})
+        else:
+            score = hand_scores[player] = score_hand(entry.hands[player], options)
+            change = score.points
+            if score.rule:
+                events.append({"type": score.rule, "player": player, "points": change})
+        points[player] = change
+        total = totals[player] + change
+        reset = apply_resets(total, options)
+        if reset is not None:
+            events.append({"type": "reset", "player": player, "from": total, "to": reset})
+            total = reset
+        if total < 0 and options.negative_to_zero:
+            events.append({"type": "reset", "player": player, "from": total, "to": 0})
+            total = 0
+        totals[player] = total
+        if total > options.loss_above:
+            round_losers.append(player)
+            eliminated = options.on_loss is OnLoss.ELIMINATE
+            statuses[player] = PlayerStatus.ELIMINATED if eliminated else PlayerStatus.LOST
+            events.append({"type": "eliminated" if eliminated else "lost", "player": player, "total": total})
+    losers = standings.losers + tuple(round_losers)
+    winner = standings.winner
+    if round_losers:
+        left = [p for p in setup.players if statuses[p] is PlayerStatus.PLAYING]
+        if options.on_loss is OnLoss.SERIES_ENDS:
+            events.append({"type": "series-end", "losers": list(round_losers), "winner": None})
+        elif len(left) <= 1:
+            winner = left[0] if left else None
+            if winner:
+                statuses[winner] = PlayerStatus.WINNER
+            events.append({"type": "series-end", "losers": list(losers), "winner": winner})
+    assert entry.winner is not None
+    next_starter = _next_in_play(setup.players, statuses, entry.winner)
+    result = RoundResult(n, entry, hand_scores, points, totals, tuple(events), standings.next_starter)
+    return Standings(setup, standings.rounds + (result,), totals, statuses, losers, winner, next_starter)
+
+
+def replay(setup: SeriesSetup, rounds: Sequence[RoundInput]) -> Standings:
+    """Standings after the given rounds, in order; RoundError names the first bad round."""
+    standings = _start(setup)
+    for entry in rounds:
+        standings = play_round(standings, entry)
+    return standings

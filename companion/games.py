@@ -1,0 +1,134 @@
+"""Series as the app uses them: stored rows + the rules core, one transaction per write.
+
+Views call these functions and nothing lower: they load a series, check a
+change by replaying the whole candidate list of rounds, and store it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from . import storage
+from .core.errors import N_, RoundError
+from .core.series import RoundInput, SeriesSetup, Standings, replay
+
+
+@dataclass(frozen=True)
+class Game:
+    row: storage.SeriesRow
+    setup: SeriesSetup
+    entries: tuple[RoundInput, ...]
+    standings: Standings
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+
+class VersionConflict(Exception):
+    """The client's If-Match version is not the stored one."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+
+def setup_of(row: storage.SeriesRow) -> SeriesSetup:
+    return SeriesSetup.create(row.players, row.ruleset, row.options, row.starter)
+
+
+def load(db: sqlite_utils.Database, series_id: str) -> Game | None:
+    row = storage.load_series(db, series_id)
+    if row is None:
+        return None
+    setup = setup_of(row)
+    entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
+    return Game(row, setup, entries, replay(setup, entries))
+
+
+def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
+           starter: Any = None) -> tuple[Game, str]:
+    """Check and store a new series; draws the first starter by lot when none is given."""
+    setup = SeriesSetup.create(players, ruleset, options, starter)
+    drawn = starter is None
+    if drawn:
+        setup = SeriesSetup.create(list(setup.players), setup.ruleset.id, setup.options.to_json(),
+                                   secrets.choice(setup.players))
+    series_id, token = storage.insert_series(
+        db, ruleset=setup.ruleset.id, options=setup.options.to_json(), players=list(setup.players),
+        starter=setup.starter, starter_drawn=drawn,
+    )
+    game = load(db, series_id)
+    assert game is not None
+    return game, token
+
+
+def _check_version(game: Game, if_match: int | None) -> None:
+    if if_match is not None and if_match != game.version:
+        raise VersionConflict(game)
+
+
+def _store(db: sqlite_utils.Database, game: Game, entries: list[RoundInput], *, action: str, n: int,
+           if_match: int | None) -> Game:
+    """Replay the candidate rounds (refusing any impossible one) and store them."""
+    _check_version(game, if_match)
+    try:
+        replay(game.setup, entries)
+    except RoundError as error:
+        if error.round_no is not None and error.round_no > n:
+            raise RoundError(
+                N_("This change would make round %(later)s impossible: %(reason)s"),
+                round_no=error.round_no, later=error.round_no, reason=error,
+            ) from error
+        raise
+    try:
+        storage.save_rounds(db, game.row, [e.to_json() for e in entries], action=action, n=n)
+    except storage.StaleVersion:
+        fresh = load(db, game.id)
+        assert fresh is not None
+        raise VersionConflict(fresh) from None
+    fresh = load(db, game.id)
+    assert fresh is not None
+    return fresh
+
+
+def round_number(game: Game, n: Any) -> int | None:
+    """The round number if such a stored round exists."""
+    return n if isinstance(n, int) and 1 <= n <= len(game.entries) else None
+
+
+def add_round(db: sqlite_utils.Database, game: Game, data: Any, if_match: int | None = None) -> Game:
+    entry = RoundInput.from_json(data, game.setup)
+    n = len(game.entries) + 1
+    return _store(db, game, [*game.entries, entry], action="add", n=n, if_match=if_match)
+
+
+def edit_round(db: sqlite_utils.Database, game: Game, n: int, data: Any, if_match: int | None = None) -> Game:
+    entry = RoundInput.from_json(data, game.setup)
+    entries = list(game.entries)
+    entries[n - 1] = entry
+    return _store(db, game, entries, action="edit", n=n, if_match=if_match)
+
+
+def delete_round(db: sqlite_utils.Database, game: Game, n: int, if_match: int | None = None) -> Game:
+    entries = list(game.entries)
+    del entries[n - 1]
+    return _store(db, game, entries, action="delete", n=n, if_match=if_match)
+
+
+def check_round(game: Game, data: Any, n: int | None = None) -> None:
+    """Raise what saving `data` as round n (default: a new round) would raise, storing nothing."""
+    entry = RoundInput.from_json(data, game.setup)
+    entries = list(game.entries)
+    if n is None:
+        entries.append(entry)
+    else:
+        entries[n - 1] = entry
+    replay(game.setup, entries)

@@ -1,0 +1,183 @@
+"""SQLite storage: the connection, named migrations, and the rows of a series.
+
+Rounds are stored exactly as entered (JSON of `RoundInput.to_json()`); every
+edit or deletion first copies the old version into `round_history`, so nothing
+a user entered is ever lost. Totals are never stored: see `core.series.replay`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+from flask import Flask, current_app, g
+
+migrations = sqlite_utils.Migrations("companion")
+
+
+@migrations()
+def m001_series_and_rounds(db: sqlite_utils.Database) -> None:
+    db["series"].create(
+        {
+            "id": str, "ruleset": str, "options": str, "players": str, "starter": str,
+            "starter_drawn": int, "edit_token_hash": str, "version": int,
+            "created_at": str, "updated_at": str,
+        },
+        pk="id",
+    )
+    db["rounds"].create(
+        {"series_id": str, "n": int, "data": str, "created_at": str, "updated_at": str},
+        pk=("series_id", "n"),
+        foreign_keys=[("series_id", "series", "id")],
+    )
+    db["round_history"].create(
+        {"id": int, "series_id": str, "n": int, "action": str, "data": str, "new_data": str, "at": str},
+        pk="id",
+        foreign_keys=[("series_id", "series", "id")],
+    )
+    db["round_history"].create_index(["series_id", "id"])
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def get_db() -> sqlite_utils.Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_db(path: str) -> None:
+    db = connect(path)
+    try:
+        if path != ":memory:":
+            db.enable_wal()
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def init_app(app: Flask) -> None:
+    init_db(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class StaleVersion(Exception):
+    """Someone else saved first; nothing was written."""
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    id: str
+    ruleset: str
+    options: dict[str, Any]
+    players: list[str]
+    starter: str
+    starter_drawn: bool
+    edit_token_hash: str
+    version: int
+    created_at: str
+    updated_at: str
+    rounds: list[dict[str, Any]]
+
+    def token_matches(self, token: str) -> bool:
+        return secrets.compare_digest(self.edit_token_hash, hash_token(token))
+
+
+def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str, Any], players: list[str],
+                  starter: str, starter_drawn: bool) -> tuple[str, str]:
+    """Store a new series; returns (id, edit_token). The token itself is never stored."""
+    series_id = secrets.token_urlsafe(9)  # 72 bits
+    token = secrets.token_urlsafe(24)  # 192 bits
+    stamp = now()
+    with db.atomic():
+        db["series"].insert({
+            "id": series_id, "ruleset": ruleset, "options": json.dumps(options, ensure_ascii=False),
+            "players": json.dumps(players, ensure_ascii=False), "starter": starter,
+            "starter_drawn": int(starter_drawn), "edit_token_hash": hash_token(token), "version": 1,
+            "created_at": stamp, "updated_at": stamp,
+        })
+    return series_id, token
+
+
+def load_series(db: sqlite_utils.Database, series_id: str) -> SeriesRow | None:
+    rows = list(db.query("select * from series where id = ?", [series_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    rounds = [json.loads(r["data"]) for r in db.query("select data from rounds where series_id = ? order by n", [series_id])]
+    return SeriesRow(
+        id=row["id"], ruleset=row["ruleset"], options=json.loads(row["options"]), players=json.loads(row["players"]),
+        starter=row["starter"], starter_drawn=bool(row["starter_drawn"]), edit_token_hash=row["edit_token_hash"],
+        version=row["version"], created_at=row["created_at"], updated_at=row["updated_at"], rounds=rounds,
+    )
+
+
+def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[dict[str, Any]], *,
+                action: str, n: int) -> int:
+    """Replace the stored rounds by `new_rounds` in one transaction; returns the new version.
+
+    Rounds that change or vanish are copied to `round_history` first. Raises
+    StaleVersion, writing nothing, if the series changed since it was loaded.
+    """
+    stamp = now()
+    with db.atomic():
+        cursor = db.execute(
+            "update series set version = version + 1, updated_at = ? where id = ? and version = ?",
+            [stamp, series.id, series.version],
+        )
+        if cursor.rowcount != 1:
+            raise StaleVersion()
+        old = series.rounds
+        history = []
+        for i in range(max(len(old), len(new_rounds))):
+            before = old[i] if i < len(old) else None
+            after = new_rounds[i] if i < len(new_rounds) else None
+            if before == after:
+                continue
+            if before is not None:
+                db.execute("delete from rounds where series_id = ? and n = ?", [series.id, i + 1])
+            if after is not None:
+                db["rounds"].insert({"series_id": series.id, "n": i + 1, "data": json.dumps(after, ensure_ascii=False),
+                                     "created_at": stamp, "updated_at": stamp})
+        history.append({
+            "series_id": series.id, "n": n, "action": action, "at": stamp,
+            "data": json.dumps(old[n - 1], ensure_ascii=False) if n <= len(old) else None,
+            "new_data": json.dumps(new_rounds[n - 1], ensure_ascii=False) if n <= len(new_rounds) and action != "delete" else None,
+        })
+        db["round_history"].insert_all(history)
+    return series.version + 1
+
+
+def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
+    """Every change to the rounds, oldest first: action add/edit/delete, round number, time, old and new data."""
+    return [
+        {"n": r["n"], "action": r["action"], "at": r["at"],
+         "before": json.loads(r["data"]) if r["data"] else None,
+         "after": json.loads(r["new_data"]) if r["new_data"] else None}
+        for r in db.query("select * from round_history where series_id = ? order by id", [series_id])
+    ]
