@@ -1,7 +1,9 @@
 """Languages: Russian first, English second (Flask-Babel).
 
-The catalogs are kept as `.po` files only; they are compiled into the
-instance folder when the app starts, whenever a `.po` is newer than its `.mo`.
+The catalogs are kept as `.po` files only, one per area of the app
+(`companion/translations/ru/LC_MESSAGES/<area>.po`); they are merged and
+compiled into the instance folder when the app starts, whenever a `.po` is
+newer than the compiled `.mo`. Message ids are the English text.
 """
 
 from __future__ import annotations
@@ -36,16 +38,26 @@ def current_language() -> str:
 
 
 def compile_catalogs(source: Path, target: Path) -> None:
-    for po in source.glob("*/LC_MESSAGES/*.po"):
-        mo = target / po.relative_to(source).with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+    """Merge every `<lang>/LC_MESSAGES/*.po` (one per area) into one `messages.mo` per language."""
+    for folder in sorted(source.glob("*/LC_MESSAGES")):
+        sources = sorted(folder.glob("*.po"))
+        mo = target / folder.relative_to(source) / "messages.mo"
+        if not sources or (mo.exists() and mo.stat().st_mtime >= max(p.stat().st_mtime for p in sources)):
             continue
+        merged = None
+        for po in sources:
+            with po.open("rb") as f:
+                catalog = read_po(f)
+            if merged is None:
+                merged = catalog
+                continue
+            for message in catalog:
+                if message.id and message.string:
+                    merged[message.id] = message
         mo.parent.mkdir(parents=True, exist_ok=True)
-        with po.open("rb") as f:
-            catalog = read_po(f)
         partial = mo.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as f:
-            write_mo(f, catalog)
+            write_mo(f, merged)
         os.replace(partial, mo)
 
 
