@@ -1,0 +1,33 @@
+"""Shared fixtures: every test starts from a fresh database in a temp folder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import create_app
+
+
+@pytest.fixture
+def app(tmp_path: Any) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def series(client: FlaskClient) -> dict[str, Any]:
+    """A fresh igrafan series of three players; the response JSON (with edit_token)."""
+    response = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+def bearer(series: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {series['edit_token']}"}
