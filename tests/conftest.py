@@ -27,7 +27,3 @@ def series(client: FlaskClient) -> dict[str, Any]:
     response = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"})
     assert response.status_code == 201
     return response.get_json()
-
-
-def bearer(series: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {series['edit_token']}"}

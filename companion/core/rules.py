@@ -41,6 +41,9 @@ class PlayRules:
     drawn_card_playable: bool = False  # may play the card just drawn if it fits
     penalty_transfer: bool = False  # a 6/7 penalty can be passed on with the same rank
     table_card: bool = False  # classic deal: the dealer's 5th card lies face up
+    transfer_doubles: bool = False  # with penalty_transfer: passing on doubles the penalty (else it adds up)
+    draw_until_fits: bool = False  # no matching card (or no cover): draw until one fits, then play it
+    four_of_a_kind_redeal: bool = False  # four of a kind in a dealt hand: redeal
 
     @property
     def must_be_covered(self) -> frozenset[str]:
@@ -238,7 +241,8 @@ ELIMINATION = _set(
     },
     sources=("004",),
     max_players=6,
-    play=PlayRules(hand_size=4, spade_king_draw=4, ten_reverses=True, penalty_transfer=True),
+    play=PlayRules(hand_size=4, spade_king_draw=4, ten_reverses=True, penalty_transfer=True,
+                   transfer_doubles=True, draw_until_fits=True, four_of_a_kind_redeal=True),
     defaults=Options(nine_points=0, special_queen="♠", resets=((100, 0),), on_loss=OnLoss.ELIMINATE),
 )
 

@@ -185,7 +185,6 @@ class Standings:
 
 def round_problems(standings: Standings, entry: RoundInput) -> Iterator[RoundError]:
     """Everything RULES.md §6 refuses in this round, given the series so far."""
-    options = standings.setup.options
     if standings.finished:
         yield SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))
         return
@@ -229,17 +228,13 @@ def round_problems(standings: Standings, entry: RoundInput) -> Iterator[RoundErr
                 else:
                     yield RoundError(N_("%(card)s is in the hands of both %(first)s and %(second)s; a deck has one of each card."), card=str(card), first=other, second=player)
             seen[card] = player
-    in_hands = sum(len(c) for c in entry.hands.values())
-    if in_hands > options.deck - 1:
-        yield RoundError(
-            N_("There are %(count)s cards in the hands, but a %(size)s-card deck leaves at most %(most)s once one card lies on the discard pile."),
-            count=in_hands, size=options.deck, most=options.deck - 1,
-        )
+    # No separate "too many cards" check is needed: with every card unique and the
+    # finishing card on the discard pile, the hands can hold at most deck − 1 cards.
     rank = entry.finishing_card.rank.value
     if rank in standings.setup.ruleset.play.must_be_covered:
         yield RoundError(
-            N_("A round cannot end on %(card)s in this rule set: a %(rank)s must be covered first. Enter the card that covered it."),
-            card=str(entry.finishing_card), rank=rank,
+            N_("A round cannot end on %(card)s in this rule set: its player must play another card on it. Enter the last card actually played."),
+            card=str(entry.finishing_card),
         )
 
 

@@ -181,7 +181,7 @@ def write(series_id: str, change: Callable[[games.Game, int | None], games.Game]
 def stored_round(game: games.Game, n: int) -> int:
     found = games.round_number(game, n)
     if found is None:
-        raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series; it has %(count)s rounds."),
+        raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
                        n=n, count=len(game.entries))
     return found
 

@@ -1,0 +1,352 @@
+"""The referee: is this card a legal play on that one, and what happens next (RULES.md §2, §3).
+
+`check_play()` answers one question a table asks: "may I put this card on that
+one?" It needs the rule set, the number of players, the top card of the
+discard pile, the suit named with a queen (only when the top card is a queen)
+and the card. It returns a `PlayVerdict`: legal or not, why (a message template
+with its parameters, translated by the web layer; ``verdict.message`` is the
+English text), what the play does (``effect``), the FAQ entry that explains it,
+and two numbers the simulator applies as they are:
+
+``next_draws``
+    How many cards the *next player* (the one right after the player who
+    played, in the direction of play; with two players, the opponent) must
+    draw because of this card: 2 for a seven, 5 or 4 for K♠, the six's draw
+    where a six makes the next draw. 0 otherwise.
+
+``next_turn``
+    Who plays next, as a seat offset counted *clockwise* from the player who
+    just played: 0 = the same player again (a six or nine they must cover, an
+    eight they must follow up; an ace, seven or K♠ with two players), 1 = the
+    player on their left, 2 = the one after (an ace, seven or K♠ with 3+
+    players skips one), ``players - 1`` = the player on their right.
+
+Direction. Play runs clockwise; where a ten reverses (``PlayRules.ten_reverses``)
+the caller says which way play runs *before* the card (``clockwise``) and the
+verdict says which way it runs *after* (``verdict.clockwise``). Offsets stay
+clockwise: with 3+ players a reversing ten gives ``next_turn = players - 1``
+(the previous player), with two players it gives 1 (the same opponent: turning
+round at a table of two changes nothing). Counter-clockwise, an ace with four
+players gives ``next_turn = 2`` and a plain card ``players - 1``.
+
+Pending penalties. After a seven (or K♠, or a six that makes the next draw)
+the next player draws and skips; they never play on that card. Where
+penalties cannot be passed on, ``next_turn`` already skips them (a seven with
+three players: ``next_draws = 2, next_turn = 2``). Where they can
+(``PlayRules.penalty_transfer``: sixes and sevens), the next player still has
+a choice, so the verdict says ``penalty_pending = True`` and ``next_turn``
+points at that player (1 clockwise, or ``players - 1`` counter-clockwise):
+they either pass it on with a card of the same rank (the penalty doubles where
+``transfer_doubles``, else it adds up) or draw ``next_draws`` and skip.
+Asking about a card for the player who has to take a penalty is done with
+``pending_draw=n``: a queen does not cancel it, and no other card can be
+played, except the same rank where penalties pass on.
+
+Covering. In self-cover sets the player who played a six plays again and must
+cover it with the same suit or a queen (another six does not cover it); a
+nine in ``nine_cover`` sets takes the same suit, a nine or a queen; an eight
+in ``eight_continue`` sets takes any matching card. ``covering`` says whether
+the player is covering: by default (None) a top card of such a rank is taken
+to be covered by its own player; pass ``covering=False`` when that player
+could not cover it, drew and passed, and the next player now plays on it as
+on any card. A covering card that is itself special acts as usual.
+
+An illegal verdict changes nothing: ``next_draws = 0`` and ``next_turn = 0``
+(the same player is still to act).
+
+``top=None`` asks about the first card of a round: any card opens it, and a
+special first card takes effect at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from .cards import Card, Rank, Suit
+from .errors import N_, FormatError, Msg, PlayError
+from .rules import RuleSet, SixRule
+
+
+@dataclass(frozen=True)
+class PlayVerdict:
+    legal: bool
+    reason: Msg
+    params: Mapping[str, Any]
+    faq: str
+    next_draws: int = 0
+    next_turn: int = 0
+    effect: Msg | None = None  # what the play does, a template with `effect_params`
+    effect_params: Mapping[str, Any] = field(default_factory=dict)
+    penalty_pending: bool = False  # next_draws is open: the next player may still pass it on
+    must_cover: bool = False  # the player who played must now cover or follow up this card
+    clockwise: bool = True  # the direction of play after this card
+
+    @property
+    def message(self) -> str:
+        """The reason in English."""
+        return self.reason % dict(self.params) if self.params else str(self.reason)
+
+    @property
+    def effect_message(self) -> str:
+        if self.effect is None:
+            return ""
+        return self.effect % dict(self.effect_params) if self.effect_params else str(self.effect)
+
+    def __str__(self) -> str:
+        return " ".join(m for m in (self.message, self.effect_message) if m)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "reason": self.message,
+            "effect": self.effect_message,
+            "next_draws": self.next_draws,
+            "next_turn": self.next_turn,
+            "penalty_pending": self.penalty_pending,
+            "must_cover": self.must_cover,
+            "clockwise": self.clockwise,
+            "faq": self.faq,
+        }
+
+
+# Why a card may be played.
+_OPENS = N_("%(card)s opens the round: the first card may be any card.")
+_BY_SUIT = N_("%(card)s matches %(top)s by suit.")
+_BY_RANK = N_("%(card)s matches %(top)s by rank.")
+_QUEEN = N_("%(card)s: a queen may be played on any card.")
+_NAMED_SUIT = N_("%(card)s is of the suit named with the queen (%(suit)s).")
+_COVERS = N_("%(card)s covers %(top)s.")
+_PASSES_ON = N_("%(card)s passes the penalty of %(top)s on to the next player.")
+# Why it may not.
+_SAME_COLOUR = N_(
+    "%(card)s does not go on %(top)s: the same colour is not enough, a card must match by suit or by rank."
+)
+_NO_MATCH = N_("%(card)s does not go on %(top)s: play a %(suit)s card, a %(rank)s or a queen.")
+_NOT_NAMED = N_("%(card)s does not go on the queen %(top)s: the suit named was %(suit)s; play a %(suit)s card or another queen.")
+_SIX_COVER = N_(
+    "%(card)s does not cover the six %(top)s: cover it with a %(suit)s card or a queen (another six does not cover it)."
+)
+_NINE_COVER = N_("%(card)s does not cover the nine %(top)s: cover it with a %(suit)s card, a nine or a queen.")
+_EIGHT_FOLLOW = N_("%(card)s does not follow up the eight %(top)s: play a %(suit)s card, an eight or a queen.")
+_PENALTY = N_("%(card)s cannot be played now: first draw the penalty (%(count)s) and skip this turn.")
+_PENALTY_QUEEN = N_("A queen does not cancel the penalty of %(top)s: draw it (%(count)s) and skip this turn.")
+_PENALTY_NO_TRANSFER = N_(
+    "In this rule set a penalty cannot be passed on with a card of the same rank: draw it (%(count)s) and skip this turn."
+)
+_PENALTY_TRANSFER_ONLY = N_(
+    "%(card)s cannot be played now: pass the penalty on with a %(rank)s, or draw it (%(count)s) and skip this turn."
+)
+# What a legal play does.
+_NEXT_PLAYS = N_("The next player plays.")
+_NAMES_SUIT = N_("Its player names a suit: the next player must play that suit or a queen.")
+_COVER_SIX = N_("The same player must now cover the six with a %(suit)s card or a queen.")
+_COVER_NINE = N_("The same player must now cover the nine with a %(suit)s card, a nine or a queen.")
+_FOLLOW_EIGHT = N_("The same player must now play again on the eight.")
+_DRAW_SKIP = N_("The next player draws %(count)s and skips their turn.")
+_DRAW_SKIP_TWO = N_("The opponent draws %(count)s and skips; the same player plays again.")
+_DRAW_OR_PASS = N_("The next player draws %(count)s and skips, unless they pass it on with a %(rank)s.")
+_SKIP = N_("The next player skips their turn.")
+_SKIP_TWO = N_("The opponent skips; the same player plays again.")
+_REVERSE = N_("The direction of play reverses: the previous player plays next.")
+_REVERSE_TWO = N_("The direction of play reverses; with two players the opponent plays next.")
+
+_SPADE_KING = Card(Rank.KING, Suit.SPADES)
+
+
+def penalty_of(ruleset: RuleSet, card: Card) -> int:
+    """How many cards the next player draws when this card is played (0: none)."""
+    play = ruleset.play
+    if card == _SPADE_KING:
+        return play.spade_king_draw
+    if card.rank is Rank.SEVEN:
+        return play.seven_draw
+    if card.rank is Rank.SIX and play.six is SixRule.NEXT_DRAWS:
+        return play.six_draw
+    return 0
+
+
+def can_pass_on(ruleset: RuleSet, card: Card) -> bool:
+    """Whether this card's penalty may be passed on with a card of the same rank."""
+    return ruleset.play.penalty_transfer and card.rank in (Rank.SIX, Rank.SEVEN) and penalty_of(ruleset, card) > 0
+
+
+def needs_cover(ruleset: RuleSet, card: Card) -> bool:
+    """Whether the player who played this card must play again on it (cover or follow up)."""
+    return card.rank.value in ruleset.play.must_be_covered
+
+
+def check_play(
+    ruleset: RuleSet,
+    players: int,
+    top: Card | None,
+    card: Card,
+    ordered_suit: Suit | None = None,
+    *,
+    covering: bool | None = None,
+    pending_draw: int = 0,
+    clockwise: bool = True,
+) -> PlayVerdict:
+    """May `card` be played on `top`, and who draws and plays next (see the module docstring)."""
+    _check_request(ruleset, players, top, card, ordered_suit, covering, pending_draw)
+    if top is not None and covering is None:
+        covering = needs_cover(ruleset, top) and pending_draw == 0
+    cue = {"card": str(card), "top": str(top)}
+    if top is None:
+        return _effect(ruleset, players, card, clockwise, _OPENS, cue, "first-card-special")
+    if pending_draw:
+        return _against_penalty(ruleset, players, top, card, pending_draw, clockwise, cue)
+    if ordered_suit is not None:
+        if card.rank is Rank.QUEEN:
+            return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-on-queen")
+        if card.suit is ordered_suit:
+            return _effect(ruleset, players, card, clockwise, _NAMED_SUIT, {**cue, "suit": ordered_suit.value}, None)
+        return _refuse(_NOT_NAMED, {**cue, "suit": ordered_suit.value}, "queen-wild", clockwise)
+    if covering and top.rank is not Rank.EIGHT:
+        return _cover(ruleset, players, top, card, clockwise, cue)
+    # An ordinary play; following up one's own eight is one too.
+    if card.rank is Rank.QUEEN:
+        return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-wild")
+    if card.suit is top.suit:
+        return _effect(ruleset, players, card, clockwise, _BY_SUIT, cue, None)
+    if card.rank is top.rank:
+        return _effect(ruleset, players, card, clockwise, _BY_RANK, cue, None)
+    params = {**cue, "suit": top.suit.value, "rank": top.rank.value}
+    if covering:
+        return _refuse(_EIGHT_FOLLOW, params, "eight", clockwise)
+    if card.suit.is_red == top.suit.is_red:
+        return _refuse(_SAME_COLOUR, cue, "same-colour", clockwise)
+    return _refuse(_NO_MATCH, params, "same-colour", clockwise)
+
+
+def _check_request(
+    ruleset: RuleSet, players: int, top: Card | None, card: Card,
+    ordered_suit: Suit | None, covering: bool | None, pending_draw: int,
+) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise FormatError(N_("“players” must be a whole number."))
+    most = ruleset.max_players_for(ruleset.defaults)
+    if not ruleset.min_players <= players <= most:
+        raise PlayError(
+            N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
+            ruleset=ruleset.id, min=ruleset.min_players, max=most, count=players,
+        )
+    if isinstance(pending_draw, bool) or not isinstance(pending_draw, int) or pending_draw < 0:
+        raise FormatError(N_("“pending_draw” must be a whole number, 0 or more."))
+    if top is None:
+        if ordered_suit is not None or pending_draw or covering:
+            raise PlayError(N_("Without a top card (the first card of a round) there is no named suit, penalty or cover."))
+        return
+    if card == top:
+        raise PlayError(N_("%(card)s cannot be played on itself; a deck has one of each card."), card=str(card))
+    if top.rank is Rank.QUEEN and ordered_suit is None and not pending_draw:
+        raise PlayError(N_("Say which suit was named with the queen %(top)s (“ordered_suit”)."), top=str(top))
+    if ordered_suit is not None and top.rank is not Rank.QUEEN:
+        raise PlayError(N_("A suit is named only with a queen, and the top card %(top)s is not a queen."), top=str(top))
+    if pending_draw and penalty_of(ruleset, top) == 0:
+        raise PlayError(N_("%(top)s makes nobody draw in this rule set, so there is no penalty to take."), top=str(top))
+    if covering and not needs_cover(ruleset, top):
+        raise PlayError(N_("%(top)s does not need to be covered in this rule set."), top=str(top))
+    if covering and pending_draw:
+        raise PlayError(N_("A card cannot need a cover and carry a penalty at the same time."))
+
+
+def _refuse(reason: Msg, params: Mapping[str, Any], faq: str, clockwise: bool) -> PlayVerdict:
+    return PlayVerdict(False, reason, dict(params), faq, clockwise=clockwise)
+
+
+def _cover(ruleset: RuleSet, players: int, top: Card, card: Card, clockwise: bool, cue: dict[str, str]) -> PlayVerdict:
+    """The player plays again on their own six (same suit or a queen) or nine (also a nine)."""
+    params = {**cue, "suit": top.suit.value}
+    fits = card.rank is Rank.QUEEN or card.suit is top.suit or (top.rank is Rank.NINE and card.rank is Rank.NINE)
+    if not fits:
+        if top.rank is Rank.NINE:
+            return _refuse(_NINE_COVER, params, "other-rule-sets", clockwise)
+        return _refuse(_SIX_COVER, params, "six", clockwise)
+    if card.rank is Rank.QUEEN:
+        return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-wild")
+    return _effect(ruleset, players, card, clockwise, _COVERS, cue, None)
+
+
+def _against_penalty(
+    ruleset: RuleSet, players: int, top: Card, card: Card, pending: int, clockwise: bool, cue: dict[str, str],
+) -> PlayVerdict:
+    """The player who has to take a penalty asks to play instead."""
+    params = {**cue, "count": pending, "rank": top.rank.value}
+    if card.rank is top.rank and can_pass_on(ruleset, top):
+        grown = pending * 2 if ruleset.play.transfer_doubles else pending + penalty_of(ruleset, card)
+        verdict = _effect(ruleset, players, card, clockwise, _PASSES_ON, cue, "penalty-transfer")
+        return replace(verdict, next_draws=grown, effect_params={**verdict.effect_params, "count": grown})
+    if card.rank is Rank.QUEEN:
+        return _refuse(_PENALTY_QUEEN, params, "queen-cancels-penalty", clockwise)
+    if card.rank is top.rank:
+        return _refuse(_PENALTY_NO_TRANSFER, params, "penalty-transfer", clockwise)
+    if can_pass_on(ruleset, top):
+        return _refuse(_PENALTY_TRANSFER_ONLY, params, "penalty-transfer", clockwise)
+    return _refuse(_PENALTY, params, _card_faq(ruleset, top, players), clockwise)
+
+
+def _card_faq(ruleset: RuleSet, card: Card, players: int) -> str:
+    """The FAQ entry about what this card does when played."""
+    play = ruleset.play
+    if card.rank is Rank.QUEEN:
+        return "queen-wild"
+    if players == 2 and (penalty_of(ruleset, card) or (card.rank is Rank.ACE and play.ace_skips)) \
+            and not can_pass_on(ruleset, card):
+        return "two-players"
+    if card == _SPADE_KING:
+        return "spade-king"
+    if card.rank is Rank.SEVEN:
+        return "seven"
+    if card.rank is Rank.SIX:
+        return "six"
+    if card.rank is Rank.ACE:
+        return "ace"
+    if card.rank is Rank.TEN:
+        return "direction-of-play" if play.ten_reverses else "ten"
+    if card.rank is Rank.EIGHT:
+        return "eight"
+    if card.rank is Rank.NINE and play.nine_cover:
+        return "other-rule-sets"
+    return "same-colour"  # the entry on what matches what
+
+
+def _effect(
+    ruleset: RuleSet, players: int, card: Card, clockwise: bool,
+    reason: Msg, params: Mapping[str, Any], faq: str | None,
+) -> PlayVerdict:
+    """A legal play: what the card does, as seats advanced in the direction of play."""
+    play = ruleset.play
+    step = 1 if clockwise else -1
+    if card.rank is Rank.TEN and play.ten_reverses:
+        step = -step
+    draws = penalty_of(ruleset, card)
+    pending = False
+    if needs_cover(ruleset, card):
+        seats = 0
+        effect = _FOLLOW_EIGHT if card.rank is Rank.EIGHT else _COVER_NINE if card.rank is Rank.NINE else _COVER_SIX
+    elif draws and can_pass_on(ruleset, card):
+        seats, pending, effect = 1, True, _DRAW_OR_PASS
+    elif draws:
+        seats, effect = 2, _DRAW_SKIP_TWO if players == 2 else _DRAW_SKIP
+    elif card.rank is Rank.ACE and play.ace_skips:
+        seats, effect = 2, _SKIP_TWO if players == 2 else _SKIP
+    elif card.rank is Rank.QUEEN:
+        seats, effect = 1, _NAMES_SUIT
+    elif card.rank is Rank.TEN and play.ten_reverses:
+        seats, effect = 1, _REVERSE_TWO if players == 2 else _REVERSE
+    else:
+        seats, effect = 1, _NEXT_PLAYS
+    return PlayVerdict(
+        legal=True,
+        reason=reason,
+        params=dict(params),
+        faq=faq or _card_faq(ruleset, card, players),
+        next_draws=draws,
+        next_turn=(seats * step) % players,
+        effect=effect,
+        effect_params={"count": draws, "suit": card.suit.value, "rank": card.rank.value},
+        penalty_pending=pending,
+        must_cover=needs_cover(ruleset, card),
+        clockwise=step == 1,
+    )
