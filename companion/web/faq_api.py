@@ -1,0 +1,103 @@
+"""JSON API v1 for the FAQ: search, the whole list, one entry in full.
+
+Errors use the API's usual `{"error": {"code", "message"}}` shape (see api.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from .. import faq
+from ..core.errors import N_
+from ..core.rules import get_ruleset
+from ..i18n import LANGUAGES, current_language
+from .api import ApiError
+
+bp = Blueprint("faq_api", __name__, url_prefix="/api/v1")
+
+MAX_LIMIT = 50
+MAX_QUERY_LENGTH = 300
+
+
+def faq_url(slug: str, ruleset: str | None = None) -> str:
+    return f"/faq/{slug}" + (f"?ruleset={ruleset}" if ruleset else "")
+
+
+def requested_language() -> str:
+    lang = request.args.get("lang")
+    if lang is None or lang == "":
+        return current_language()
+    if lang not in LANGUAGES:
+        raise ApiError(400, "bad-request", N_("Unknown language “%(lang)s”. Choose one of: %(known)s."),
+                       lang=lang, known=", ".join(LANGUAGES))
+    return lang
+
+
+def requested_ruleset() -> str | None:
+    value = request.args.get("ruleset")
+    if not value:
+        return None
+    return get_ruleset(value).id  # unknown → OptionError → 422
+
+
+def requested_limit() -> int:
+    value = request.args.get("limit")
+    if value is None or value == "":
+        return 10
+    if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+        raise ApiError(400, "bad-request", N_("“limit” must be a whole number from 1 to %(max)s."), max=MAX_LIMIT)
+    return int(value)
+
+
+def result_json(entry: faq.FaqEntry, lang: str, ruleset: str | None, score: float | None) -> dict[str, Any]:
+    text = entry.text(lang)
+    return {
+        "slug": entry.slug,
+        "question": text.question,
+        "answer": text.full_answer(ruleset),
+        "url": faq_url(entry.slug, ruleset),
+        "score": score,
+    }
+
+
+def entry_json(entry: faq.FaqEntry) -> dict[str, Any]:
+    return {
+        "slug": entry.slug,
+        "url": faq_url(entry.slug),
+        "sources": list(entry.sources),
+        "related": list(entry.related),
+        "rulesets": list(entry.rulesets),
+        **{lang: entry.text(lang).to_json() for lang in faq.LANGS},
+    }
+
+
+def _json(body: dict[str, Any]) -> Response:
+    response = jsonify(body)
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@bp.get("/faq")
+def faq_search() -> Response:
+    lang = requested_language()
+    ruleset = requested_ruleset()
+    limit = requested_limit()
+    q = request.args.get("q", "").strip()[:MAX_QUERY_LENGTH]
+    if not q:
+        results = [result_json(e, lang, ruleset, None) for e in faq.all_entries()]
+    else:
+        results = [
+            result_json(r.entry, lang, ruleset, r.score)
+            for r in faq.search(q, ruleset=ruleset, limit=limit)  # the query language is detected
+        ]
+    return _json({"results": results})
+
+
+@bp.get("/faq/<slug>")
+def faq_entry(slug: str) -> Response:
+    entry = faq.get_entry(slug)
+    if entry is None:
+        raise ApiError(404, "not-found", N_("There is no FAQ entry “%(slug)s”. GET /api/v1/faq lists them all."), slug=slug)
+    return _json(entry_json(entry))
