@@ -7,11 +7,13 @@ from htmx_flask import Htmx
 
 
 def init_app(app: Flask) -> None:
-    from . import api, series
+    from . import api, play, series, shell
     from . import faq_api
 
     Htmx(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(series.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(shell.bp)
     app.register_blueprint(faq_api.bp)
     api.register_error_handlers(app)

@@ -1,15 +1,39 @@
-"""Human pages of a series (plain standings for now)."""
+"""The series page everyone can open: standings, history, chart; it follows the table by polling.
+
+`/series/<id>` is read-only for everyone; a phone holding the edit cookie also
+sees the buttons that lead to the scorekeeper's forms. Polls are conditional
+GETs: the ETag is the series version, the language and the kind of answer, so
+an idle phone gets 304 and no body.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, make_response, render_template, request
 
 from .. import games
-from ..storage import get_db
+from ..i18n import current_language
+from ..storage import get_db, round_history
+from . import ui
 
 bp = Blueprint("series", __name__)
+
+
+def is_fragment() -> bool:
+    """An htmx request for a part of the page (not a boosted whole-page navigation)."""
+    return bool(request.headers.get("HX-Request")) and not request.headers.get("HX-Boosted")
+
+
+def render_series(game: games.Game, status: int = 200, message: str | None = None) -> Any:
+    editor = ui.can_edit(game)
+    context = dict(game=game, standings=game.standings, view=ui.standings_view(game), editor=editor,
+                   history=ui.history_view(round_history(get_db(), game.id)), message=message)
+    template = "_standings.html" if is_fragment() else "series.html"
+    response = make_response(render_template(template, **context), status)
+    response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
 
 
 @bp.get("/series/<series_id>")
@@ -17,4 +41,21 @@ def show(series_id: str) -> Any:
     game = games.load(get_db(), series_id)
     if game is None:
         abort(404)
-    return render_template("series.html", game=game, standings=game.standings)
+    editor = ui.can_edit(game)
+    kind = "f" if is_fragment() else "p"
+    etag = f"v{game.version}-{current_language()}-{'e' if editor else 'r'}-{kind}"
+    if request.if_none_match.contains_weak(etag):
+        response = make_response("", 304)
+        response.set_etag(etag, weak=True)
+        response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
+        response.headers["Cache-Control"] = "no-cache, private"
+        return response
+    response = render_series(game)
+    response.set_etag(etag, weak=True)
+    ui.remember_recent(response, game.id)
+    return response
+
+
+@bp.errorhandler(404)
+def not_found(error: Any) -> Any:
+    return render_template("error.html", code=404), 404

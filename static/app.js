@@ -1,0 +1,101 @@
+// Small upgrades on top of pages that work without JavaScript.
+(function () {
+  "use strict";
+
+  // -- round entry: tabs per player, greyed cards, moving on after the finishing card --
+  function initRound(form) {
+    if (!form || form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var tabs = form.querySelectorAll("[data-tab]");
+    var panels = form.querySelectorAll("[data-panel]");
+
+    function winner() {
+      var w = form.querySelector("input[name=winner]:checked");
+      return w ? w.value : null;
+    }
+    function show(i) {
+      var key = String(i) === winner() ? "finish" : "p" + i;
+      panels.forEach(function (p) { p.classList.toggle("active", p.dataset.panel === key); });
+      tabs.forEach(function (t) { t.setAttribute("aria-selected", t.dataset.tab === String(i) ? "true" : "false"); });
+    }
+    function current() {
+      var t = form.querySelector("[data-tab][aria-selected=true]");
+      return t ? t.dataset.tab : (tabs[0] && tabs[0].dataset.tab);
+    }
+    function grey() {
+      var used = {};
+      form.querySelectorAll(".cards input:checked").forEach(function (input) {
+        used[input.value] = input.name;
+      });
+      form.querySelectorAll(".cards input").forEach(function (input) {
+        input.disabled = !input.checked && !!used[input.value] && used[input.value] !== input.name;
+      });
+    }
+    function nextEmpty() {
+      var w = winner();
+      for (var k = 0; k < tabs.length; k++) {
+        var i = tabs[k].dataset.tab;
+        if (i === w) continue;
+        var hasCards = form.querySelector("input[name='hand-" + i + "']:checked");
+        var typed = form.querySelector("input[name='points-" + i + "']");
+        if (!hasCards && !(typed && typed.value)) return i;
+      }
+      return null;
+    }
+    tabs.forEach(function (t) { t.addEventListener("click", function () { show(t.dataset.tab); }); });
+    form.addEventListener("change", function (e) {
+      var el = e.target;
+      if (el.name === "winner") show(el.value);
+      else if (el.name === "finishing_card") { var n = nextEmpty(); if (n !== null) show(n); }
+      grey();
+    });
+    show(current());
+    grey();
+  }
+
+  // -- local times in the correction history --
+  function localTimes(root) {
+    root.querySelectorAll("time.local").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) t.textContent = d.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+    });
+  }
+
+  // -- start page: the starter list follows the names typed --
+  function initStart(form) {
+    if (!form) return;
+    form.addEventListener("input", function () {
+      var names = form.querySelectorAll("input[name=name]");
+      var options = form.querySelectorAll("#starter option");
+      names.forEach(function (input, i) {
+        if (options[i + 1]) options[i + 1].textContent = input.value.trim() || input.placeholder;
+      });
+    });
+  }
+
+  function init(root) {
+    initRound(document.getElementById("round-form"));
+    initStart(document.getElementById("start-form"));
+    localTimes(root || document);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (e) { init(e.target); });
+
+  // A poll that brought back the same standings (a revalidated 304) changes nothing on screen.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    if (target && target.id === "live" && e.detail.xhr && e.detail.xhr.status === 200 &&
+        target.dataset.body === e.detail.serverResponse) {
+      e.detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var live = document.getElementById("live");
+    if (live && e.detail.xhr) live.dataset.body = e.detail.xhr.responseText;
+  });
+
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });
+  }
+})();
