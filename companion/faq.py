@@ -126,7 +126,7 @@ def parse_entry(data: Mapping[str, Any], slug: str) -> FaqEntry:
 def load_entries(folder: Path = FAQ_DIR) -> dict[str, FaqEntry]:
     """Every entry in `folder`, by slug, in slug order."""
     entries = {}
-    for path in sorted(folder.glob("*.toml")):
+    for path in sorted(folder.glob("*.toml"), key=lambda p: p.stem):
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as error:
@@ -169,6 +169,8 @@ _CYR_CARD = re.compile(r"(10|[6-9]|[вдкт])([пчбтк])")
 _WORD = re.compile(r"[\w-]+")
 # Compact forms that are more often English words or plurals ("as", "ad", "7s").
 _LAT_CARD_WORDS = {"as", "ad"}
+_CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
+_SUIT_LETTERS = {"S": "♠", "D": "♦"}
 
 
 def fold(text: str) -> str:
@@ -350,7 +352,7 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool = False) -> list[str]:
     """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
     vocab = vocab or vocabulary()
-    text = fold(text)
+    text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
     if vocab.expand:
         text = _WORD.sub(lambda m: vocab.expand.get(m.group(0), m.group(0)), text)
     atoms = _join_cards(list(_atoms(text, vocab)), vocab)
