@@ -441,14 +441,15 @@ class SpellIndex:
             for w in self.by_trigram.get(g, ()):
                 shared[w] = shared.get(w, 0) + 1
         script = script_of(word)
-        best: tuple[int, int, int, str] | None = None
+        best: tuple[int, int, str] | None = None
         for w, n in shared.items():
-            if n < max(1, len(grams) // 4) or script_of(w) != script:
+            # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
+            if w[0] != word[0] or n < max(1, len(grams) // 4) or script_of(w) != script:
                 continue
             d = edit_distance(word, w, limit)
             if d > limit:
                 continue
-            key = (d, 0 if w[0] == word[0] else 1, -self.frequency.get(w, 0), w)
+            key = (d, -self.frequency.get(w, 0), w)
             if best is None or key < best:
                 best = key
         return best[3] if best else None
