@@ -452,7 +452,7 @@ class SpellIndex:
             key = (d, -self.frequency.get(w, 0), w)
             if best is None or key < best:
                 best = key
-        return best[3] if best else None
+        return best[2] if best else None
 
 
 # -- search ---------------------------------------------------------------------
