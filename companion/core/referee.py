@@ -61,7 +61,7 @@ special first card takes effect at once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .cards import Card, Rank, Suit
 from .errors import N_, FormatError, Msg, PlayError
@@ -151,24 +151,29 @@ _SKIP_TWO = N_("The opponent skips; the same player plays again.")
 _REVERSE = N_("The direction of play reverses: the previous player plays next.")
 _REVERSE_TWO = N_("The direction of play reverses; with two players the opponent plays next.")
 
-_SPADE_KING = Card(Rank.KING, Suit.SPADES)
+# Enum members as module constants: looking them up on the class is slow in the simulator's loop.
+_SIX, _SEVEN, _EIGHT, _NINE, _TEN = Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN
+_Q, _K, _A = Rank.QUEEN, Rank.KING, Rank.ACE
+_RED = frozenset((Suit.DIAMONDS, Suit.HEARTS))
+
+Decision = tuple[bool, Msg, str | None]  # legal, reason, FAQ slug (None: the one about the card)
 
 
 def penalty_of(ruleset: RuleSet, card: Card) -> int:
     """How many cards the next player draws when this card is played (0: none)."""
     play = ruleset.play
-    if card == _SPADE_KING:
+    if card.rank is _K and card.suit is Suit.SPADES:
         return play.spade_king_draw
-    if card.rank is Rank.SEVEN:
+    if card.rank is _SEVEN:
         return play.seven_draw
-    if card.rank is Rank.SIX and play.six is SixRule.NEXT_DRAWS:
+    if card.rank is _SIX and play.six is SixRule.NEXT_DRAWS:
         return play.six_draw
     return 0
 
 
 def can_pass_on(ruleset: RuleSet, card: Card) -> bool:
-    """Whether this card's penalty may be passed on with a card of the same rank."""
-    return ruleset.play.penalty_transfer and card.rank in (Rank.SIX, Rank.SEVEN) and penalty_of(ruleset, card) > 0
+    """Whether this card's penalty may be passed on with a card of the same rank (sixes and sevens)."""
+    return ruleset.play.penalty_transfer and card.rank in (_SIX, _SEVEN) and penalty_of(ruleset, card) > 0
 
 
 def needs_cover(ruleset: RuleSet, card: Card) -> bool:
@@ -188,41 +193,38 @@ def check_play(
     clockwise: bool = True,
 ) -> PlayVerdict:
     """May `card` be played on `top`, and who draws and plays next (see the module docstring)."""
-    _check_request(ruleset, players, top, card, ordered_suit, covering, pending_draw)
-    if top is not None and covering is None:
-        covering = needs_cover(ruleset, top) and pending_draw == 0
-    cue = {"card": str(card), "top": str(top)}
-    if top is None:
-        return _effect(ruleset, players, card, clockwise, _OPENS, cue, "first-card-special")
-    if pending_draw:
-        return _against_penalty(ruleset, players, top, card, pending_draw, clockwise, cue)
-    if ordered_suit is not None:
-        if card.rank is Rank.QUEEN:
-            return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-on-queen")
-        if card.suit is ordered_suit:
-            return _effect(ruleset, players, card, clockwise, _NAMED_SUIT, {**cue, "suit": ordered_suit.value}, None)
-        return _refuse(_NOT_NAMED, {**cue, "suit": ordered_suit.value}, "queen-wild", clockwise)
-    if covering and top.rank is not Rank.EIGHT:
-        return _cover(ruleset, players, top, card, clockwise, cue)
-    # An ordinary play; following up one's own eight is one too.
-    if card.rank is Rank.QUEEN:
-        return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-wild")
-    if card.suit is top.suit:
-        return _effect(ruleset, players, card, clockwise, _BY_SUIT, cue, None)
-    if card.rank is top.rank:
-        return _effect(ruleset, players, card, clockwise, _BY_RANK, cue, None)
-    params = {**cue, "suit": top.suit.value, "rank": top.rank.value}
-    if covering:
-        return _refuse(_EIGHT_FOLLOW, params, "eight", clockwise)
-    if card.suit.is_red == top.suit.is_red:
-        return _refuse(_SAME_COLOUR, cue, "same-colour", clockwise)
-    return _refuse(_NO_MATCH, params, "same-colour", clockwise)
+    covering = _check_request(ruleset, players, top, ordered_suit, covering, pending_draw)
+    _check_card(top, card)
+    decision = _decide(ruleset, top, card, ordered_suit, covering, pending_draw)
+    return _verdict(ruleset, players, top, card, ordered_suit, pending_draw, clockwise, decision)
+
+
+def playable(
+    ruleset: RuleSet,
+    players: int,
+    top: Card | None,
+    hand: Sequence[Card],
+    ordered_suit: Suit | None = None,
+    *,
+    covering: bool | None = None,
+    pending_draw: int = 0,
+    clockwise: bool = True,
+) -> list[Card]:
+    """The cards of a hand that `check_play` allows now (the same decision, without building verdicts)."""
+    covering = _check_request(ruleset, players, top, ordered_suit, covering, pending_draw)
+    cards = []
+    for card in hand:
+        _check_card(top, card)
+        if _decide(ruleset, top, card, ordered_suit, covering, pending_draw)[0]:
+            cards.append(card)
+    return cards
 
 
 def _check_request(
-    ruleset: RuleSet, players: int, top: Card | None, card: Card,
+    ruleset: RuleSet, players: int, top: Card | None,
     ordered_suit: Suit | None, covering: bool | None, pending_draw: int,
-) -> None:
+) -> bool:
+    """Refuse a question that cannot arise at a table; return whether the player is covering."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise FormatError(N_("“players” must be a whole number."))
     most = ruleset.max_players_for(ruleset.defaults)
@@ -236,117 +238,157 @@ def _check_request(
     if top is None:
         if ordered_suit is not None or pending_draw or covering:
             raise PlayError(N_("Without a top card (the first card of a round) there is no named suit, penalty or cover."))
-        return
-    if card == top:
-        raise PlayError(N_("%(card)s cannot be played on itself; a deck has one of each card."), card=str(card))
-    if top.rank is Rank.QUEEN and ordered_suit is None and not pending_draw:
+        return False
+    if top.rank is _Q and ordered_suit is None and not pending_draw:
         raise PlayError(N_("Say which suit was named with the queen %(top)s (“ordered_suit”)."), top=str(top))
-    if ordered_suit is not None and top.rank is not Rank.QUEEN:
+    if ordered_suit is not None and top.rank is not _Q:
         raise PlayError(N_("A suit is named only with a queen, and the top card %(top)s is not a queen."), top=str(top))
     if pending_draw and penalty_of(ruleset, top) == 0:
         raise PlayError(N_("%(top)s makes nobody draw in this rule set, so there is no penalty to take."), top=str(top))
+    if covering is None:
+        return not pending_draw and needs_cover(ruleset, top)
     if covering and not needs_cover(ruleset, top):
         raise PlayError(N_("%(top)s does not need to be covered in this rule set."), top=str(top))
     if covering and pending_draw:
         raise PlayError(N_("A card cannot need a cover and carry a penalty at the same time."))
+    return covering
 
 
-def _refuse(reason: Msg, params: Mapping[str, Any], faq: str, clockwise: bool) -> PlayVerdict:
-    return PlayVerdict(False, reason, dict(params), faq, clockwise=clockwise)
+def _check_card(top: Card | None, card: Card) -> None:
+    if top is not None and card.rank is top.rank and card.suit is top.suit:
+        raise PlayError(N_("%(card)s cannot be played on itself; a deck has one of each card."), card=str(card))
 
 
-def _cover(ruleset: RuleSet, players: int, top: Card, card: Card, clockwise: bool, cue: dict[str, str]) -> PlayVerdict:
-    """The player plays again on their own six (same suit or a queen) or nine (also a nine)."""
-    params = {**cue, "suit": top.suit.value}
-    fits = card.rank is Rank.QUEEN or card.suit is top.suit or (top.rank is Rank.NINE and card.rank is Rank.NINE)
-    if not fits:
-        if top.rank is Rank.NINE:
-            return _refuse(_NINE_COVER, params, "other-rule-sets", clockwise)
-        return _refuse(_SIX_COVER, params, "six", clockwise)
-    if card.rank is Rank.QUEEN:
-        return _effect(ruleset, players, card, clockwise, _QUEEN, cue, "queen-wild")
-    return _effect(ruleset, players, card, clockwise, _COVERS, cue, None)
+def _decide(
+    ruleset: RuleSet, top: Card | None, card: Card, ordered: Suit | None, covering: bool, pending: int,
+) -> Decision:
+    """Legal or not, and why: the whole of the matching rules, in the order a table applies them."""
+    rank, suit = card.rank, card.suit
+    if top is None:
+        return True, _OPENS, "first-card-special"
+    if pending:  # this player has to take a penalty
+        if rank is top.rank and can_pass_on(ruleset, top):
+            return True, _PASSES_ON, "penalty-transfer"
+        if rank is _Q:
+            return False, _PENALTY_QUEEN, "queen-cancels-penalty"
+        if rank is top.rank:
+            return False, _PENALTY_NO_TRANSFER, "penalty-transfer"
+        if can_pass_on(ruleset, top):
+            return False, _PENALTY_TRANSFER_ONLY, "penalty-transfer"
+        return False, _PENALTY, None
+    if ordered is not None:  # after a queen
+        if rank is _Q:
+            return True, _QUEEN, "queen-on-queen"
+        if suit is ordered:
+            return True, _NAMED_SUIT, None
+        return False, _NOT_NAMED, "queen-wild"
+    if covering and top.rank is not _EIGHT:  # one's own six (same suit or a queen) or nine (also a nine)
+        if rank is _Q:
+            return True, _QUEEN, "queen-wild"
+        if suit is top.suit or (rank is _NINE and top.rank is _NINE):
+            return True, _COVERS, None
+        if top.rank is _NINE:
+            return False, _NINE_COVER, "other-rule-sets"
+        return False, _SIX_COVER, "six"
+    # An ordinary play; following up one's own eight is one too.
+    if rank is _Q:
+        return True, _QUEEN, "queen-wild"
+    if suit is top.suit:
+        return True, _BY_SUIT, None
+    if rank is top.rank:
+        return True, _BY_RANK, None
+    if covering:
+        return False, _EIGHT_FOLLOW, "eight"
+    if (suit in _RED) == (top.suit in _RED):
+        return False, _SAME_COLOUR, "same-colour"
+    return False, _NO_MATCH, "same-colour"
 
 
-def _against_penalty(
-    ruleset: RuleSet, players: int, top: Card, card: Card, pending: int, clockwise: bool, cue: dict[str, str],
+def _verdict(
+    ruleset: RuleSet, players: int, top: Card | None, card: Card, ordered: Suit | None,
+    pending: int, clockwise: bool, decision: Decision,
 ) -> PlayVerdict:
-    """The player who has to take a penalty asks to play instead."""
-    params = {**cue, "count": pending, "rank": top.rank.value}
-    if card.rank is top.rank and can_pass_on(ruleset, top):
-        grown = pending * 2 if ruleset.play.transfer_doubles else pending + penalty_of(ruleset, card)
-        verdict = _effect(ruleset, players, card, clockwise, _PASSES_ON, cue, "penalty-transfer")
-        return replace(verdict, next_draws=grown, effect_params={**verdict.effect_params, "count": grown})
-    if card.rank is Rank.QUEEN:
-        return _refuse(_PENALTY_QUEEN, params, "queen-cancels-penalty", clockwise)
-    if card.rank is top.rank:
-        return _refuse(_PENALTY_NO_TRANSFER, params, "penalty-transfer", clockwise)
-    if can_pass_on(ruleset, top):
-        return _refuse(_PENALTY_TRANSFER_ONLY, params, "penalty-transfer", clockwise)
-    return _refuse(_PENALTY, params, _card_faq(ruleset, top, players), clockwise)
+    legal, reason, faq = decision
+    # One set of parameters serves every template; the cards are written out by str() when formatted.
+    params: dict[str, Any] = {"card": card, "top": top, "count": pending}
+    if top is not None:
+        params["suit"] = (ordered or top.suit).value
+        params["rank"] = top.rank.value
+    if not legal:
+        assert top is not None
+        return PlayVerdict(False, reason, params, faq or _card_faq(ruleset, top, players), clockwise=clockwise)
+    verdict = _effect(ruleset, players, card, clockwise, reason, params, faq)
+    if pending:  # the penalty is passed on and grows
+        grown = pending * 2 if ruleset.play.transfer_doubles else pending + verdict.next_draws
+        verdict = replace(verdict, next_draws=grown, effect_params={**verdict.effect_params, "count": grown})
+    return verdict
 
 
 def _card_faq(ruleset: RuleSet, card: Card, players: int) -> str:
     """The FAQ entry about what this card does when played."""
     play = ruleset.play
-    if card.rank is Rank.QUEEN:
+    rank = card.rank
+    if rank is _Q:
         return "queen-wild"
-    if players == 2 and (penalty_of(ruleset, card) or (card.rank is Rank.ACE and play.ace_skips)) \
+    if players == 2 and (penalty_of(ruleset, card) or (rank is _A and play.ace_skips)) \
             and not can_pass_on(ruleset, card):
         return "two-players"
-    if card == _SPADE_KING:
+    if rank is _K and card.suit is Suit.SPADES:
         return "spade-king"
-    if card.rank is Rank.SEVEN:
+    if rank is _SEVEN:
         return "seven"
-    if card.rank is Rank.SIX:
+    if rank is _SIX:
         return "six"
-    if card.rank is Rank.ACE:
+    if rank is _A:
         return "ace"
-    if card.rank is Rank.TEN:
+    if rank is _TEN:
         return "direction-of-play" if play.ten_reverses else "ten"
-    if card.rank is Rank.EIGHT:
+    if rank is _EIGHT:
         return "eight"
-    if card.rank is Rank.NINE and play.nine_cover:
+    if rank is _NINE and play.nine_cover:
         return "other-rule-sets"
     return "same-colour"  # the entry on what matches what
 
 
 def _effect(
     ruleset: RuleSet, players: int, card: Card, clockwise: bool,
-    reason: Msg, params: Mapping[str, Any], faq: str | None,
+    reason: Msg, params: dict[str, Any], faq: str | None,
 ) -> PlayVerdict:
     """A legal play: what the card does, as seats advanced in the direction of play."""
     play = ruleset.play
+    rank = card.rank
     step = 1 if clockwise else -1
-    if card.rank is Rank.TEN and play.ten_reverses:
+    reverses = rank is _TEN and play.ten_reverses
+    if reverses:
         step = -step
     draws = penalty_of(ruleset, card)
     pending = False
-    if needs_cover(ruleset, card):
+    cover = needs_cover(ruleset, card)
+    if cover:
         seats = 0
-        effect = _FOLLOW_EIGHT if card.rank is Rank.EIGHT else _COVER_NINE if card.rank is Rank.NINE else _COVER_SIX
+        effect = _FOLLOW_EIGHT if rank is _EIGHT else _COVER_NINE if rank is _NINE else _COVER_SIX
     elif draws and can_pass_on(ruleset, card):
         seats, pending, effect = 1, True, _DRAW_OR_PASS
     elif draws:
         seats, effect = 2, _DRAW_SKIP_TWO if players == 2 else _DRAW_SKIP
-    elif card.rank is Rank.ACE and play.ace_skips:
+    elif rank is _A and play.ace_skips:
         seats, effect = 2, _SKIP_TWO if players == 2 else _SKIP
-    elif card.rank is Rank.QUEEN:
+    elif rank is _Q:
         seats, effect = 1, _NAMES_SUIT
-    elif card.rank is Rank.TEN and play.ten_reverses:
+    elif reverses:
         seats, effect = 1, _REVERSE_TWO if players == 2 else _REVERSE
     else:
         seats, effect = 1, _NEXT_PLAYS
     return PlayVerdict(
         legal=True,
         reason=reason,
-        params=dict(params),
+        params=params,
         faq=faq or _card_faq(ruleset, card, players),
         next_draws=draws,
         next_turn=(seats * step) % players,
         effect=effect,
-        effect_params={"count": draws, "suit": card.suit.value, "rank": card.rank.value},
+        effect_params={"count": draws, "suit": card.suit.value, "rank": rank.value},
         penalty_pending=pending,
-        must_cover=needs_cover(ruleset, card),
+        must_cover=cover,
         clockwise=step == 1,
     )
