@@ -32,6 +32,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Cyrillic names as UTF-8, not \uXXXX
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)

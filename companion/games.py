@@ -7,14 +7,16 @@ change by replaying the whole candidate list of rounds, and store it.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlite_utils
 
 from . import storage
 from .core.errors import N_, RoundError
-from .core.series import RoundInput, SeriesSetup, Standings, replay
+from .core.series import RoundInput, SeriesSetup, Standings, play_round, replay
 
 
 @dataclass(frozen=True)
@@ -44,13 +46,45 @@ def setup_of(row: storage.SeriesRow) -> SeriesSetup:
     return SeriesSetup.create(row.players, row.ruleset, row.options, row.starter)
 
 
+class _RecentGames:
+    """Replayed series by (id, version, time of the last write): a version is never rewritten,
+    so a hit is exactly what a replay would give, and reading a series costs one small query."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.games: OrderedDict[tuple[str, int, str], Game] = OrderedDict()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def key(row: storage.SeriesRow) -> tuple[str, int, str]:
+        return (row.id, row.version, row.updated_at)
+
+    def get(self, row: storage.SeriesRow) -> Game | None:
+        with self.lock:
+            return self.games.get(self.key(row))
+
+    def put(self, game: Game) -> Game:
+        with self.lock:
+            self.games[self.key(game.row)] = game
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
+        return game
+
+
+_recent = _RecentGames()
+
+
 def load(db: sqlite_utils.Database, series_id: str) -> Game | None:
-    row = storage.load_series(db, series_id)
+    row = storage.load_series(db, series_id, with_rounds=False)
     if row is None:
         return None
+    cached = _recent.get(row)
+    if cached is not None:
+        return cached
+    row = replace(row, rounds=storage.load_rounds(db, series_id))
     setup = setup_of(row)
     entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
-    return Game(row, setup, entries, replay(setup, entries))
+    return _recent.put(Game(row, setup, entries, replay(setup, entries)))
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
@@ -80,7 +114,10 @@ def _store(db: sqlite_utils.Database, game: Game, entries: list[RoundInput], *, 
     """Replay the candidate rounds (refusing any impossible one) and store them."""
     _check_version(game, if_match)
     try:
-        replay(game.setup, entries)
+        if action == "add":  # only the new round needs applying
+            standings = play_round(game.standings, entries[-1])
+        else:
+            standings = replay(game.setup, entries)
     except RoundError as error:
         if error.round_no is not None and error.round_no > n:
             raise RoundError(
@@ -89,14 +126,17 @@ def _store(db: sqlite_utils.Database, game: Game, entries: list[RoundInput], *, 
             ) from error
         raise
     try:
-        storage.save_rounds(db, game.row, [e.to_json() for e in entries], action=action, n=n)
+        stored = list(game.row.rounds)  # unchanged rounds keep their stored JSON as is
+        if action == "delete":
+            del stored[n - 1]
+        else:
+            stored[n - 1:n] = [entries[n - 1].to_json()]
+        row = storage.save_rounds(db, game.row, stored, action=action, n=n)
     except storage.StaleVersion:
         fresh = load(db, game.id)
         assert fresh is not None
         raise VersionConflict(fresh) from None
-    fresh = load(db, game.id)
-    assert fresh is not None
-    return fresh
+    return _recent.put(Game(row, game.setup, tuple(entries), standings))
 
 
 def round_number(game: Game, n: Any) -> int | None:

@@ -11,12 +11,13 @@ import hashlib
 import json
 import secrets
 import sqlite3
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
 import sqlite_utils
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 
 migrations = sqlite_utils.Migrations("companion")
 
@@ -48,19 +49,30 @@ def connect(path: str) -> sqlite_utils.Database:
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     db = sqlite_utils.Database(conn)
     db.execute("PRAGMA foreign_keys = ON")
+    # In WAL mode NORMAL never corrupts the database; a power cut may lose the last commit.
+    db.execute("PRAGMA synchronous = NORMAL")
     return db
 
 
 def get_db() -> sqlite_utils.Database:
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    return g.db
+    """This thread's connection, kept open between requests.
+
+    Reusing connections matters: closing the last connection to a WAL database
+    checkpoints it, which would cost every request several milliseconds.
+    """
+    local = current_app.extensions["companion.db"]
+    db: sqlite_utils.Database | None = getattr(local, "db", None)
+    if db is None:
+        db = local.db = connect(current_app.config["DATABASE"])
+    return db
 
 
-def close_db(_error: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+def end_request(_error: BaseException | None = None) -> None:
+    """Never leave a transaction open on a kept connection."""
+    local = current_app.extensions["companion.db"]
+    db = getattr(local, "db", None)
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
 
 
 def init_db(path: str) -> None:
@@ -75,7 +87,8 @@ def init_db(path: str) -> None:
 
 def init_app(app: Flask) -> None:
     init_db(app.config["DATABASE"])
-    app.teardown_appcontext(close_db)
+    app.extensions["companion.db"] = threading.local()
+    app.teardown_appcontext(end_request)
 
 
 def now() -> str:
@@ -124,12 +137,13 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
     return series_id, token
 
 
-def load_series(db: sqlite_utils.Database, series_id: str) -> SeriesRow | None:
+def load_series(db: sqlite_utils.Database, series_id: str, *, with_rounds: bool = True) -> SeriesRow | None:
+    """The series row, with its rounds unless `with_rounds` is false (then `rounds` is empty)."""
     rows = list(db.query("select * from series where id = ?", [series_id]))
     if not rows:
         return None
     row = rows[0]
-    rounds = [json.loads(r["data"]) for r in db.query("select data from rounds where series_id = ? order by n", [series_id])]
+    rounds = load_rounds(db, series_id) if with_rounds else []
     return SeriesRow(
         id=row["id"], ruleset=row["ruleset"], options=json.loads(row["options"]), players=json.loads(row["players"]),
         starter=row["starter"], starter_drawn=bool(row["starter_drawn"]), edit_token_hash=row["edit_token_hash"],
@@ -137,14 +151,21 @@ def load_series(db: sqlite_utils.Database, series_id: str) -> SeriesRow | None:
     )
 
 
-def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[dict[str, Any]], *,
-                action: str, n: int) -> int:
-    """Replace the stored rounds by `new_rounds` in one transaction; returns the new version.
+def load_rounds(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
+    return [json.loads(r["data"]) for r in db.query("select data from rounds where series_id = ? order by n", [series_id])]
 
-    Rounds that change or vanish are copied to `round_history` first. Raises
-    StaleVersion, writing nothing, if the series changed since it was loaded.
+
+def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[dict[str, Any]], *,
+                action: str, n: int) -> SeriesRow:
+    """Replace the stored rounds by `new_rounds` in one transaction; returns the new row.
+
+    The change is logged in `round_history` with the round's old and new data,
+    so nothing entered is lost. Raises StaleVersion, writing nothing, if the
+    series changed since it was loaded.
     """
     stamp = now()
+    old = series.rounds
+    dumps = lambda data: json.dumps(data, ensure_ascii=False)  # noqa: E731
     with db.atomic():
         cursor = db.execute(
             "update series set version = version + 1, updated_at = ? where id = ? and version = ?",
@@ -152,25 +173,21 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
         )
         if cursor.rowcount != 1:
             raise StaleVersion()
-        old = series.rounds
-        history = []
-        for i in range(max(len(old), len(new_rounds))):
-            before = old[i] if i < len(old) else None
-            after = new_rounds[i] if i < len(new_rounds) else None
-            if before == after:
-                continue
-            if before is not None:
-                db.execute("delete from rounds where series_id = ? and n = ?", [series.id, i + 1])
-            if after is not None:
-                db["rounds"].insert({"series_id": series.id, "n": i + 1, "data": json.dumps(after, ensure_ascii=False),
-                                     "created_at": stamp, "updated_at": stamp})
-        history.append({
-            "series_id": series.id, "n": n, "action": action, "at": stamp,
-            "data": json.dumps(old[n - 1], ensure_ascii=False) if n <= len(old) else None,
-            "new_data": json.dumps(new_rounds[n - 1], ensure_ascii=False) if n <= len(new_rounds) and action != "delete" else None,
-        })
-        db["round_history"].insert_all(history)
-    return series.version + 1
+        for i, after in enumerate(new_rounds):
+            if i >= len(old) or old[i] != after:
+                db.execute(
+                    "insert into rounds (series_id, n, data, created_at, updated_at) values (?, ?, ?, ?, ?) "
+                    "on conflict (series_id, n) do update set data = excluded.data, updated_at = excluded.updated_at",
+                    [series.id, i + 1, dumps(after), stamp, stamp],
+                )
+        if len(new_rounds) < len(old):
+            db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
+        db.execute(
+            "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
+            [series.id, n, action, dumps(old[n - 1]) if n <= len(old) else None,
+             dumps(new_rounds[n - 1]) if action != "delete" else None, stamp],
+        )
+    return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
 
 
 def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from enum import Enum
 from typing import Iterable
 
@@ -68,8 +69,15 @@ class Card:
     rank: Rank
     suit: Suit
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", f"{self.rank.value}{self.suit.value}")
+        object.__setattr__(self, "_hash", hash(self._text))  # type: ignore[attr-defined]
+
     def __str__(self) -> str:
-        return f"{self.rank.value}{self.suit.value}"
+        return self._text  # type: ignore[attr-defined, no-any-return]
+
+    def __hash__(self) -> int:  # precomputed: cards are hashed a lot in replays, Enum hashing is slow
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     @property
     def code(self) -> str:
@@ -89,6 +97,7 @@ RANKS_52 = tuple(Rank)
 DECK_SIZES = (36, 52)
 
 
+@lru_cache(maxsize=None)
 def deck(size: int = 36) -> tuple[Card, ...]:
     """All cards of a 36- or 52-card deck, suit by suit, low rank first."""
     if size not in DECK_SIZES:
@@ -125,6 +134,11 @@ def parse_card(text: str, deck_size: int | None = None) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(N_("A card must be written as text, such as \"10♣\"."))
+    return _parse_text(text, deck_size)
+
+
+@lru_cache(maxsize=4096)  # replaying a series reads the same few spellings again and again
+def _parse_text(text: str, deck_size: int | None) -> Card:
     raw = _SPACES.sub("", text)
     if not raw:
         raise CardError(N_("A card is empty. %(how)s"), how=_HOW)
@@ -147,12 +161,17 @@ def parse_card(text: str, deck_size: int | None = None) -> Card:
             raise CardError(N_("“%(card)s” has no rank. %(how)s"), card=raw, how=_HOW)
         raise CardError(N_("“%(card)s”: “%(rank)s” is not a rank. %(how)s"), card=raw, rank=raw[:-1], how=_HOW)
     card = Card(rank, suit)
-    if deck_size is not None and card not in deck(deck_size):
+    if deck_size is not None and card not in _deck_set(deck_size):
         raise CardError(
             N_("%(card)s is not in a %(size)s-card deck (its ranks are %(low)s to A)."),
             card=str(card), size=deck_size, low="6" if deck_size == 36 else "2",
         )
     return card
+
+
+@lru_cache(maxsize=None)
+def _deck_set(size: int) -> frozenset[Card]:
+    return frozenset(deck(size))
 
 
 def parse_cards(texts: Iterable[str], deck_size: int | None = None) -> tuple[Card, ...]:

@@ -8,6 +8,7 @@ the simulator) and the default `Options` for scoring and the end of a series
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from enum import Enum
 from typing import Any, Mapping
 
@@ -45,7 +46,7 @@ class PlayRules:
     draw_until_fits: bool = False  # no matching card (or no cover): draw until one fits, then play it
     four_of_a_kind_redeal: bool = False  # four of a kind in a dealt hand: redeal
 
-    @property
+    @cached_property
     def must_be_covered(self) -> frozenset[str]:
         """Ranks that can never be the last card of a round."""
         ranks = set()

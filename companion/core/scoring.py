@@ -10,7 +10,7 @@ from .rules import Options
 
 QUEENS_ONLY = "queens-only"
 
-_COURT_POINTS = {Rank.JACK: 2, Rank.QUEEN: 3, Rank.KING: 4, Rank.ACE: 11}
+_BASE_POINTS = {rank: rank.face_value for rank in Rank} | {Rank.JACK: 2, Rank.QUEEN: 3, Rank.KING: 4, Rank.ACE: 11}
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def card_points(card: Card, options: Options) -> int:
         return options.nine_points
     if card.rank is Rank.KING and card.suit is Suit.SPADES:
         return options.spade_king_points
-    return _COURT_POINTS.get(card.rank, card.rank.face_value)
+    return _BASE_POINTS[card.rank]
 
 
 def is_special_queen(card: Card, options: Options) -> bool:
@@ -45,16 +45,14 @@ def is_special_queen(card: Card, options: Options) -> bool:
 def score_hand(cards: Sequence[Card], options: Options) -> HandScore:
     """Points of a leftover hand; the queens-only rule is checked on the whole hand."""
     cards = tuple(cards)
+    rule: str | None = None
     if options.queens_only and cards and all(c.rank is Rank.QUEEN for c in cards):
-        breakdown = tuple(
-            (c, options.queens_only_special_points if is_special_queen(c, options) else options.queens_only_points)
-            for c in cards
-        )
-        rule: str | None = QUEENS_ONLY
+        rule = QUEENS_ONLY
+        values = [options.queens_only_special_points if is_special_queen(c, options) else options.queens_only_points
+                  for c in cards]
     else:
-        breakdown = tuple((c, card_points(c, options)) for c in cards)
-        rule = None
-    return HandScore(cards, sum(p for _, p in breakdown), breakdown, rule)
+        values = [card_points(c, options) for c in cards]
+    return HandScore(cards, sum(values), tuple(zip(cards, values)), rule)
 
 
 def queen_finish_deduction(card: Card | None, options: Options) -> int:

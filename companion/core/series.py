@@ -7,8 +7,9 @@ edit to round 3 simply re-derives rounds 4..n.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 from typing import Any, Iterator, Mapping, Sequence
 
 from .cards import Card, parse_card
@@ -69,6 +70,8 @@ class SeriesSetup:
 
 
 def _find_player(players: Sequence[str], name: Any, what: str) -> str:
+    if name in players:
+        return str(name)
     if not isinstance(name, str):
         raise FormatError(N_("“%(field)s” must be a player's name."), field=what)
     wanted = " ".join(name.split()).casefold()
@@ -161,6 +164,23 @@ class RoundResult:
     events: tuple[dict[str, Any], ...]
     starter: str
 
+    @cached_property
+    def json(self) -> dict[str, Any]:
+        """The round as the API shows it (computed once: a result never changes)."""
+        entry = self.entry
+        return {
+            "n": self.n,
+            "redeal": entry.redeal,
+            "winner": entry.winner,
+            "finishing_card": str(entry.finishing_card) if entry.finishing_card else None,
+            "hands": {p: [str(c) for c in cards] for p, cards in entry.hands.items()},
+            "typed_points": dict(entry.typed_points),
+            "points": dict(self.points),
+            "totals": dict(self.totals),
+            "events": list(self.events),
+            "starter": self.starter,
+        }
+
 
 @dataclass(frozen=True)
 class Standings:
@@ -180,17 +200,22 @@ class Standings:
 
     @property
     def in_play(self) -> tuple[str, ...]:
-        return tuple(p for p in self.setup.players if self.statuses[p] in (PlayerStatus.PLAYING, PlayerStatus.WINNER))
+        return _in_play(self.setup.players, self.statuses)
 
 
-def round_problems(standings: Standings, entry: RoundInput) -> Iterator[RoundError]:
+def _in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus]) -> tuple[str, ...]:
+    return tuple(p for p in players if statuses[p] is PlayerStatus.PLAYING or statuses[p] is PlayerStatus.WINNER)
+
+
+def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, ...] | None = None) -> Iterator[RoundError]:
     """Everything RULES.md §6 refuses in this round, given the series so far."""
     if standings.finished:
         yield SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))
         return
     if entry.redeal:
         return
-    in_play = standings.in_play
+    if in_play is None:
+        in_play = standings.in_play
     winner = entry.winner
     assert winner is not None and entry.finishing_card is not None
     if winner not in in_play:
@@ -255,23 +280,28 @@ def _next_in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus], 
 
 
 def play_round(standings: Standings, entry: RoundInput) -> Standings:
-    """Apply one round in the order of RULES.md §4; refuse it if anything is wrong."""
-    n = len(standings.rounds) + 1
-    for problem in round_problems(standings, entry):
+    """Apply one more round in the order of RULES.md §4; refuse it if anything is wrong."""
+    after, result = _advance(standings, entry, len(standings.rounds) + 1)
+    return replace(after, rounds=standings.rounds + (result,))
+
+
+def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings, RoundResult]:
+    """The standings after round n (their `rounds` left as they were) and the round's result."""
+    in_play = standings.in_play
+    for problem in round_problems(standings, entry, in_play):
         problem.round_no = n
         raise problem
     setup, options = standings.setup, standings.setup.options
+    if entry.redeal:
+        redeal = RoundResult(n, entry, {}, {p: 0 for p in in_play}, standings.totals, ({"type": "redeal"},), standings.next_starter)
+        return standings, redeal
     totals = dict(standings.totals)
-    statuses = dict(standings.statuses)
+    statuses = standings.statuses  # copied only when someone's status changes
     events: list[dict[str, Any]] = []
     hand_scores: dict[str, HandScore] = {}
     points: dict[str, int] = {}
-    if entry.redeal:
-        events.append({"type": "redeal"})
-        result = RoundResult(n, entry, {}, {p: 0 for p in standings.in_play}, totals, tuple(events), standings.next_starter)
-        return Standings(setup, standings.rounds + (result,), totals, statuses, standings.losers, standings.winner, standings.next_starter)
     round_losers = []
-    for player in standings.in_play:
+    for player in in_play:
         if player == entry.winner:
             change = -queen_finish_deduction(entry.finishing_card, options)
             if change:
@@ -297,6 +327,7 @@ def play_round(standings: Standings, entry: RoundInput) -> Standings:
         if total > options.loss_above:
             round_losers.append(player)
             eliminated = options.on_loss is OnLoss.ELIMINATE
+            statuses = dict(statuses)
             statuses[player] = PlayerStatus.ELIMINATED if eliminated else PlayerStatus.LOST
             events.append({"type": "eliminated" if eliminated else "lost", "player": player, "total": total})
     losers = standings.losers + tuple(round_losers)
@@ -313,12 +344,14 @@ def play_round(standings: Standings, entry: RoundInput) -> Standings:
     assert entry.winner is not None
     next_starter = _next_in_play(setup.players, statuses, entry.winner)
     result = RoundResult(n, entry, hand_scores, points, totals, tuple(events), standings.next_starter)
-    return Standings(setup, standings.rounds + (result,), totals, statuses, losers, winner, next_starter)
+    return Standings(setup, standings.rounds, totals, statuses, losers, winner, next_starter), result
 
 
 def replay(setup: SeriesSetup, rounds: Sequence[RoundInput]) -> Standings:
     """Standings after the given rounds, in order; RoundError names the first bad round."""
     standings = _start(setup)
-    for entry in rounds:
-        standings = play_round(standings, entry)
-    return standings
+    results = []
+    for n, entry in enumerate(rounds, start=1):
+        standings, result = _advance(standings, entry, n)
+        results.append(result)
+    return replace(standings, rounds=tuple(results))

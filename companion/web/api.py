@@ -51,6 +51,12 @@ def json_object() -> dict[str, Any]:
 # -- rule sets and scoring -------------------------------------------------
 
 
+@bp.get("/health")
+def health() -> Any:
+    """A trivial endpoint for load balancers and for the request benchmark."""
+    return {"status": "ok"}
+
+
 def ruleset_json(ruleset_id: str) -> dict[str, Any]:
     rs = RULESETS[ruleset_id]
     play = rs.play
@@ -110,21 +116,7 @@ def series_json(game: games.Game) -> dict[str, Any]:
              "points_to_loss": options.loss_above - st.totals[p] + 1}
             for p in game.setup.players
         ],
-        "rounds": [
-            {
-                "n": r.n,
-                "redeal": r.entry.redeal,
-                "winner": r.entry.winner,
-                "finishing_card": str(r.entry.finishing_card) if r.entry.finishing_card else None,
-                "hands": {p: [str(c) for c in cards] for p, cards in r.entry.hands.items()},
-                "typed_points": dict(r.entry.typed_points),
-                "points": dict(r.points),
-                "totals": dict(r.totals),
-                "events": list(r.events),
-                "starter": r.starter,
-            }
-            for r in st.rounds
-        ],
+        "rounds": [r.json for r in st.rounds],
         "status": "finished" if st.finished else "active",
         "losers": list(st.losers),
         "winner": st.winner,
