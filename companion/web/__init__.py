@@ -9,6 +9,7 @@ from htmx_flask import Htmx
 def init_app(app: Flask) -> None:
     from . import api, play, series, shell
     from . import faq_api
+    from . import referee_api
 
     Htmx(app)
     app.register_blueprint(api.bp)
@@ -16,4 +17,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(shell.bp)
     app.register_blueprint(faq_api.bp)
+    app.register_blueprint(referee_api.bp)
     api.register_error_handlers(app)

@@ -1,0 +1,76 @@
+"""JSON API v1: the referee. `POST /api/v1/referee/play` asks whether a card may go on another.
+
+Errors are the API's usual `{"error": {"code", "message"}}` (handlers in `api.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from ..core.cards import Suit, parse_card
+from ..core.errors import N_, CardError, FormatError, Msg, PlayError
+from ..core.referee import check_play
+from ..core.rules import get_ruleset
+from ..i18n import translate_error
+from .api import json_object
+
+bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
+
+FIELDS = ("ruleset", "players", "top", "ordered_suit", "card", "covering", "pending_draw", "clockwise")
+
+
+@bp.post("/play")
+def play() -> Any:
+    data = json_object()
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise FormatError(N_("Unknown field “%(field)s”. Known fields: %(known)s."), field=unknown[0], known=", ".join(FIELDS))
+    ruleset = get_ruleset(data.get("ruleset", "igrafan"))
+    deck = ruleset.defaults.deck
+    if "card" not in data:
+        raise FormatError(N_("Say which card is to be played (“card”), e.g. \"Q♣\"."))
+    card = parse_card(data["card"], deck)
+    top = None if data.get("top") is None else parse_card(data["top"], deck)
+    ordered = None if data.get("ordered_suit") is None else parse_suit(data["ordered_suit"])
+    verdict = check_play(
+        ruleset, data.get("players"), top, card, ordered,
+        covering=_flag(data, "covering", None),
+        pending_draw=data.get("pending_draw", 0),
+        clockwise=bool(_flag(data, "clockwise", True)),
+    )
+    return {
+        "legal": verdict.legal,
+        "reason": _text(verdict.reason, verdict.params),
+        "effect": _text(verdict.effect, verdict.effect_params) if verdict.effect else "",
+        "next_draws": verdict.next_draws,
+        "next_turn": verdict.next_turn,
+        "penalty_pending": verdict.penalty_pending,
+        "must_cover": verdict.must_cover,
+        "clockwise": verdict.clockwise,
+        "faq": verdict.faq,
+        "faq_url": f"/faq/{verdict.faq}",
+    }
+
+
+def parse_suit(text: Any) -> Suit:
+    """A suit in any notation a card accepts: ♦, D, Б …"""
+    raw = text.replace("\ufe0f", "").strip() if isinstance(text, str) else ""
+    if len(raw) == 1:
+        try:
+            return parse_card("10" + raw).suit
+        except CardError:
+            pass
+    raise PlayError(N_("“%(suit)s” is not a suit; name one of ♠ ♥ ♦ ♣ (or S H D C, П Ч Б Т)."), suit=str(text))
+
+
+def _flag(data: dict[str, Any], key: str, default: bool | None) -> bool | None:
+    value = data.get(key, default)
+    if value is not None and not isinstance(value, bool):
+        raise FormatError(N_("“%(field)s” must be true or false."), field=key)
+    return value
+
+
+def _text(template: Msg, params: Any) -> str:
+    return translate_error(PlayError(template, **params))
