@@ -53,6 +53,14 @@ def editable_or_403(series_id: str) -> games.Game:
     return game
 
 
+def whole(text: str, default: Any = None) -> Any:
+    """A whole number written in ASCII digits (an optional minus), else `default`."""
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        return default
+    return int(text.strip())
+
+
 def see_other(endpoint: str, **values: Any) -> Any:
     return redirect(url_for(endpoint, **values), code=303)
 
@@ -79,7 +87,7 @@ class StartForm:
     def apply(self, op: str) -> None:
         """Seat edits without JavaScript: add, remove, move up."""
         what, _, index = op.partition("-")
-        i = int(index) if index.isdigit() else -1
+        i = whole(index, -1)
         if what == "add" and len(self.names) < 12:
             self.names.append("")
         elif what == "remove" and 0 <= i < len(self.names) and len(self.names) > 2:
@@ -89,8 +97,9 @@ class StartForm:
         self.starter = "lot"
 
     def chosen_starter(self) -> str | None:
-        if self.starter.isdigit() and int(self.starter) < len(self.names) and self.names[int(self.starter)].strip():
-            return self.names[int(self.starter)]
+        i = whole(self.starter, -1)
+        if 0 <= i < len(self.names) and self.names[i].strip():
+            return self.names[i]
         return None
 
     def option_values(self) -> dict[str, Any]:
@@ -109,9 +118,10 @@ class StartForm:
                 else:
                     values[spec.key] = match[0]
             elif spec.kind == "int":
-                try:
-                    values[spec.key] = int(raw)
-                except ValueError:
+                number = whole(raw)
+                if number is not None:
+                    values[spec.key] = number
+                else:
                     self.errors[key] = gettext("Write a whole number, such as 20.")
             else:
                 resets = parse_resets(raw)
@@ -130,7 +140,7 @@ def parse_resets(text: str) -> dict[str, int] | None:
         for arrow in ("→", "->", "=", ":"):
             part = part.replace(arrow, " ")
         bits = part.split()
-        if len(bits) != 2 or not all(b.lstrip("-").isdigit() for b in bits):
+        if len(bits) != 2 or not all(whole(b) is not None for b in bits):
             return None
         pairs[str(int(bits[0]))] = int(bits[1])
     return pairs
@@ -265,8 +275,9 @@ class RoundForm:
         count = len(game.setup.players)
         version = form.get("version", "")
         winner = form.get("winner", "")
-        rf = cls(n, int(version) if version.isdigit() else game.version,
-                 int(winner) if winner.isdigit() and int(winner) < count else None,
+        w = whole(winner)
+        rf = cls(n, whole(version, game.version),
+                 w if w is not None and 0 <= w < count else None,
                  form.get("finishing_card", "")[:4])
         for i in range(count):
             cards = [c[:4] for c in form.getlist(f"hand-{i}")][:60]
@@ -290,7 +301,9 @@ class RoundForm:
         )
 
     def error(self, key: str, message: str) -> None:
-        self.errors.setdefault(key, []).append(message)
+        messages = self.errors.setdefault(key, [])
+        if message not in messages:
+            messages.append(message)
 
     def data(self, game: games.Game, before: Standings) -> dict[str, Any]:
         """The round body for `games`: hands of everyone in play but the winner, or their typed points."""
@@ -300,9 +313,10 @@ class RoundForm:
         for i, player in enumerate(players):
             typed = self.points.get(i)
             if typed is not None:
-                try:
-                    body["typed_points"][player] = int(typed)
-                except ValueError:
+                value = whole(typed)
+                if value is not None:
+                    body["typed_points"][player] = value
+                else:
                     self.error(f"p{i}", gettext("Write the points as a whole number, such as 27."))
             in_play = player in before.in_play
             if i in self.hands or (in_play and i != self.winner and typed is None):
@@ -351,7 +365,7 @@ def preview(game: games.Game, before: Standings, form: RoundForm) -> dict[str, A
                 parts.append(gettext("went out on %(card)s", card=ui.card_text(card)))
         elif i in form.points:
             kind = "typed"
-            change = int(form.points[i]) if form.points[i].lstrip("-").isdigit() else 0
+            change = whole(form.points[i], 0)
         else:
             cards = [c for c in (parse_code(code, game) for code in form.hands.get(i, [])) if c]
             score = score_hand(cards, options)
@@ -460,7 +474,7 @@ def change_round(series_id: str, n: int) -> Any:
 def round_preview(series_id: str) -> Any:
     game = editable_or_403(series_id)
     n_text = request.form.get("n", "")
-    n = games.round_number(game, int(n_text)) if n_text.isdigit() else None
+    n = games.round_number(game, whole(n_text))
     form = RoundForm.read(request.form, game, n)
     before = ui.standings_before(game, n)
     return render_template("_preview.html", game=game, form=form, preview=preview(game, before, form), oob=True)
@@ -473,7 +487,7 @@ def delete_round(series_id: str, n: int) -> Any:
         abort(404)
     version = request.form.get("version", "")
     try:
-        games.delete_round(get_db(), game, n, if_match=int(version) if version.isdigit() else None)
+        games.delete_round(get_db(), game, n, if_match=whole(version))
     except games.VersionConflict as conflict:
         from .series import render_series
 
