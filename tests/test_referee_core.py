@@ -1,0 +1,251 @@
+"""The referee's rules one by one, with the exact next_draws and next_turn (RULES.md §2, §3)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from companion.core.cards import Card, Suit, deck, parse_card
+from companion.core.errors import FormatError, PlayError
+from companion.core.referee import PlayVerdict, check_play, playable
+from companion.core.rules import RULESETS
+
+def play(ruleset_id: str, players: int, top: str | None, card: str, ordered: str | None = None, **kw: object) -> PlayVerdict:
+    return check_play(
+        RULESETS[ruleset_id], players, parse_card(top) if top else None, parse_card(card),
+        Suit(ordered) if ordered else None, **kw,  # type: ignore[arg-type]
+    )
+
+
+def effect(v: PlayVerdict) -> tuple[bool, int, int]:
+    return v.legal, v.next_draws, v.next_turn
+
+
+# -- matching -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rs", list(RULESETS))
+def test_queen_goes_on_any_card(rs: str) -> None:
+    for top in deck():
+        if top.rank.value == "Q" or top == parse_card("Q♣"):
+            continue
+        v = play(rs, 2, str(top), "Q♣", covering=False)
+        assert v.legal and v.faq == "queen-wild", top
+
+
+def test_plain_matching() -> None:
+    assert effect(play("igrafan", 3, "9♥", "J♥")) == (True, 0, 1)
+    assert effect(play("igrafan", 3, "9♥", "9♣")) == (True, 0, 1)
+    v = play("igrafan", 3, "9♥", "J♣")
+    assert effect(v) == (False, 0, 0) and v.faq == "same-colour"
+    assert "play a ♥ card, a 9 or a queen" in v.message
+
+
+@pytest.mark.parametrize(("top", "card"), [("9♥", "J♦"), ("9♦", "K♥"), ("8♠", "10♣"), ("A♣", "7♠")])
+def test_same_colour_does_not_match(top: str, card: str) -> None:
+    v = play("igrafan", 4, top, card)
+    assert not v.legal and v.faq == "same-colour"
+    assert "same colour is not enough" in v.message
+
+
+def test_after_a_queen_only_the_named_suit_or_a_queen() -> None:
+    assert effect(play("igrafan", 3, "Q♥", "9♦", "♦")) == (True, 0, 1)
+    v = play("igrafan", 3, "Q♥", "9♥", "♦")  # the queen's own suit no longer counts
+    assert not v.legal and v.faq == "queen-wild" and "named was ♦" in v.message
+    v = play("igrafan", 3, "Q♥", "Q♠", "♦")
+    assert v.legal and v.faq == "queen-on-queen"
+
+
+# -- special cards --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rs", "players", "draws", "turn"), [
+    ("igrafan", 2, 2, 0), ("igrafan", 3, 2, 2), ("igrafan", 4, 2, 2),
+    ("classic", 3, 2, 2), ("pharaoh", 2, 2, 0),
+    ("elimination", 3, 2, 1), ("elvista", 4, 2, 1),  # may be passed on: the next player still acts
+])
+def test_seven(rs: str, players: int, draws: int, turn: int) -> None:
+    v = play(rs, players, "9♥", "7♥")
+    assert effect(v) == (True, draws, turn)
+    assert v.penalty_pending is (rs in ("elimination", "elvista"))
+    assert v.faq == ("two-players" if players == 2 and not v.penalty_pending else "seven")
+
+
+@pytest.mark.parametrize(("rs", "players", "turn"), [
+    ("igrafan", 2, 0), ("igrafan", 3, 2), ("igrafan", 4, 2), ("classic", 4, 2), ("elimination", 6, 2), ("pharaoh", 2, 0),
+])
+def test_ace_skips(rs: str, players: int, turn: int) -> None:
+    v = play(rs, players, "9♥", "A♥")
+    assert effect(v) == (True, 0, turn)
+    assert v.faq == ("two-players" if players == 2 else "ace")
+
+
+@pytest.mark.parametrize(("rs", "players", "draws", "turn"), [
+    ("igrafan", 2, 5, 0), ("igrafan", 3, 5, 2), ("classic", 3, 4, 2), ("elimination", 4, 4, 2), ("elvista", 3, 4, 2),
+])
+def test_spade_king(rs: str, players: int, draws: int, turn: int) -> None:
+    v = play(rs, players, "9♠", "K♠")
+    assert effect(v) == (True, draws, turn) and not v.penalty_pending
+    assert v.faq == ("two-players" if players == 2 else "spade-king")
+    assert effect(play(rs, players, "9♥", "K♥")) == (True, 0, 1)  # other kings are plain
+
+
+@pytest.mark.parametrize(("rs", "players", "draws", "turn", "cover"), [
+    ("igrafan", 3, 0, 0, True), ("igrafan", 2, 0, 0, True), ("elimination", 4, 0, 0, True),
+    ("classic", 3, 1, 2, False), ("classic", 2, 1, 0, False),
+    ("elvista", 3, 1, 1, False),  # passes on: pending for the next player
+])
+def test_six(rs: str, players: int, draws: int, turn: int, cover: bool) -> None:
+    v = play(rs, players, "9♥", "6♥")
+    assert effect(v) == (True, draws, turn)
+    assert v.must_cover is cover
+    assert v.faq == ("two-players" if players == 2 and not cover else "six")
+
+
+def test_six_is_covered_by_its_suit_or_a_queen_not_by_a_six() -> None:
+    assert effect(play("igrafan", 3, "6♣", "J♣")) == (True, 0, 1)
+    assert effect(play("igrafan", 3, "6♣", "Q♥")) == (True, 0, 1)
+    v = play("igrafan", 3, "6♣", "6♥")
+    assert not v.legal and v.faq == "six" and "another six does not cover it" in v.message
+    assert not play("igrafan", 3, "6♣", "J♠").legal
+    # The covering card acts as usual: a seven makes the next draw, an ace skips.
+    assert effect(play("igrafan", 3, "6♣", "7♣")) == (True, 2, 2)
+    assert effect(play("igrafan", 2, "6♣", "A♣")) == (True, 0, 0)
+    # Left uncovered (its player drew and passed), a six is an ordinary card for the next player.
+    assert effect(play("igrafan", 3, "6♣", "6♥", covering=False)) == (True, 0, 0)
+
+
+def test_classic_nine_must_be_covered() -> None:
+    v = play("classic", 3, "8♦", "9♦")
+    assert effect(v) == (True, 0, 0) and v.must_cover
+    assert effect(play("classic", 3, "9♦", "9♠")) == (True, 0, 0)  # a nine covers, and needs covering again
+    assert effect(play("classic", 3, "9♦", "J♦")) == (True, 0, 1)
+    v = play("classic", 3, "9♦", "J♠")
+    assert not v.legal and v.faq == "other-rule-sets"
+    assert effect(play("igrafan", 3, "8♦", "9♦")) == (True, 0, 1)  # a normal card elsewhere
+
+
+def test_elvista_eight_must_be_followed_up() -> None:
+    v = play("elvista", 3, "8♥", "8♦")
+    assert effect(v) == (True, 0, 0) and v.must_cover and v.faq == "eight"
+    assert effect(play("elvista", 3, "8♦", "J♦")) == (True, 0, 1)
+    assert effect(play("elvista", 3, "8♦", "8♣")) == (True, 0, 0)
+    v = play("elvista", 3, "8♦", "J♠")
+    assert not v.legal and v.faq == "eight"
+    assert effect(play("igrafan", 3, "9♦", "8♦")) == (True, 0, 1)
+
+
+# -- direction ----------------------------------------------------------------
+
+
+def test_ten_reverses_where_the_set_says_so() -> None:
+    v = play("elimination", 4, "9♥", "10♥")
+    assert effect(v) == (True, 0, 3) and v.clockwise is False and v.faq == "direction-of-play"
+    v = play("elimination", 4, "9♥", "10♥", clockwise=False)
+    assert effect(v) == (True, 0, 1) and v.clockwise is True
+    assert effect(play("elvista", 2, "9♥", "10♥")) == (True, 0, 1)  # two players: the same opponent
+    assert effect(play("elimination", 3, "9♥", "10♥")) == (True, 0, 2)
+    v = play("igrafan", 4, "9♥", "10♥")
+    assert effect(v) == (True, 0, 1) and v.clockwise and v.faq == "ten"
+
+
+def test_counter_clockwise_offsets() -> None:
+    assert effect(play("elimination", 4, "9♥", "J♥", clockwise=False)) == (True, 0, 3)
+    assert effect(play("elimination", 4, "9♥", "A♥", clockwise=False)) == (True, 0, 2)
+    assert effect(play("elimination", 5, "9♥", "K♠", clockwise=False)) == (False, 0, 0)
+    assert effect(play("elimination", 5, "9♠", "K♠", clockwise=False)) == (True, 4, 3)
+    assert effect(play("elimination", 4, "9♥", "7♥", clockwise=False)) == (True, 2, 3)
+
+
+# -- penalties -----------------------------------------------------------------
+
+
+def test_queen_does_not_cancel_a_penalty() -> None:
+    for rs, top in (("igrafan", "7♥"), ("igrafan", "K♠"), ("elimination", "7♥"), ("classic", "6♥")):
+        v = play(rs, 3, top, "Q♥" if top != "Q♥" else "Q♠", pending_draw=2)
+        assert effect(v) == (False, 0, 0) and v.faq == "queen-cancels-penalty", rs
+
+
+def test_no_transfer_in_igrafan() -> None:
+    v = play("igrafan", 3, "7♥", "7♣", pending_draw=2)
+    assert not v.legal and v.faq == "penalty-transfer"
+    v = play("igrafan", 3, "7♥", "8♥", pending_draw=2)
+    assert not v.legal and v.faq == "seven"
+    assert "first draw the penalty (2)" in v.message
+
+
+def test_transfer_doubles_in_elimination_and_adds_up_in_elvista() -> None:
+    v = play("elimination", 3, "7♥", "7♣", pending_draw=2)
+    assert effect(v) == (True, 4, 1) and v.penalty_pending and v.faq == "penalty-transfer"
+    assert effect(play("elimination", 3, "7♣", "7♠", pending_draw=4)) == (True, 8, 1)
+    assert effect(play("elvista", 3, "7♣", "7♠", pending_draw=4)) == (True, 6, 1)
+    assert effect(play("elvista", 3, "6♣", "6♠", pending_draw=1)) == (True, 2, 1)
+    assert effect(play("elvista", 2, "6♣", "6♠", pending_draw=1)) == (True, 2, 1)
+    v = play("elimination", 3, "7♥", "8♥", pending_draw=2)
+    assert not v.legal and v.faq == "penalty-transfer"
+    # K♠ is never passed on.
+    assert not play("elvista", 3, "K♠", "K♥", pending_draw=4).legal
+
+
+# -- the first card, two players, refusals --------------------------------------------
+
+
+def test_first_card_acts_at_once() -> None:
+    assert effect(play("igrafan", 3, None, "7♣")) == (True, 2, 2)
+    assert effect(play("igrafan", 3, None, "6♣")) == (True, 0, 0)
+    assert play("igrafan", 3, None, "J♣").faq == "first-card-special"
+
+
+def test_two_players_same_player_again() -> None:
+    for card in ("A♥", "7♥", "K♠"):
+        top = "9♠" if card == "K♠" else "9♥"
+        v = play("igrafan", 2, top, card)
+        assert v.next_turn == 0 and v.faq == "two-players"
+    assert play("igrafan", 2, "9♥", "J♥").next_turn == 1
+    assert play("igrafan", 2, "9♥", "6♥").faq == "six"  # a six still needs your own cover
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [
+    ({"players": 1}, PlayError), ({"players": 5}, PlayError), ({"players": "3"}, FormatError),
+    ({"players": True}, FormatError), ({"pending_draw": -1}, FormatError),
+    ({"top": "Q♥"}, PlayError),  # no named suit after a queen
+    ({"ordered": "♦"}, PlayError),  # a named suit without a queen
+    ({"top": "9♥", "card": "9♥"}, PlayError),
+    ({"pending_draw": 2}, PlayError),  # a nine makes nobody draw
+    ({"covering": True}, PlayError),
+])
+def test_refused_questions(kwargs: dict[str, object], error: type[Exception]) -> None:
+    args = {"rs": "igrafan", "players": 3, "top": "9♥", "card": "J♥", "ordered": None} | kwargs
+    with pytest.raises(error):
+        play(str(args.pop("rs")), args.pop("players"), args.pop("top"), str(args.pop("card")),  # type: ignore[arg-type]
+             args.pop("ordered"), **args)  # type: ignore[arg-type]
+
+
+def test_pharaoh_is_for_two() -> None:
+    assert play("pharaoh", 2, "9♥", "7♥").legal
+    with pytest.raises(PlayError):
+        play("pharaoh", 3, "9♥", "7♥")
+
+
+def test_playable_is_check_play_for_each_card() -> None:
+    """`playable` (the simulator's filter) agrees with `check_play` on every pair of cards and context."""
+    cards = deck()
+    for rs in RULESETS.values():
+        for players in range(2, min(3, rs.max_players) + 1):
+            for top, card in itertools.permutations(cards, 2):
+                contexts: list[dict[str, object]] = [{"covering": False}]
+                if top.rank.value == "Q":
+                    contexts = [{"ordered_suit": s} for s in Suit]
+                elif top.rank.value in rs.play.must_be_covered:
+                    contexts.append({"covering": True})
+                for ctx in contexts:
+                    expected = check_play(rs, players, top, card, **ctx).legal  # type: ignore[arg-type]
+                    assert (playable(rs, players, top, [card], **ctx) == [card]) is expected  # type: ignore[arg-type]
+
+
+def test_messages_read_well() -> None:
+    v = play("igrafan", 3, "9♥", "7♥")
+    assert str(v) == "7♥ matches 9♥ by suit. The next player draws 2 and skips their turn."
+    assert v.to_json()["reason"] == "7♥ matches 9♥ by suit."
+    assert isinstance(v.params["card"], Card)
