@@ -65,7 +65,7 @@ class SimulationStalled(RuntimeError):
 class Play:
     """One card a bot played: the question asked of the referee and its answer."""
 
-    player: int
+    seat: int
     top: Card | None
     card: Card
     ordered_suit: Suit | None
@@ -77,6 +77,25 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Draw:
+    """Cards taken from the pile: for want of a play, or as a penalty (only what existed)."""
+
+    seat: int
+    count: int
+    penalty: bool
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A turn that ends without a card played (after drawing, or with nothing to draw)."""
+
+    seat: int
+
+
+Event = Play | Draw | Pass
+
+
+@dataclass(frozen=True)
 class RoundOutcome:
     players: tuple[str, ...]
     redeal: bool
@@ -85,7 +104,11 @@ class RoundOutcome:
     finishing_card: Card | None
     hands: Mapping[str, tuple[Card, ...]]  # every player's cards at the end (the winner's is empty)
     turns: int
-    plays: tuple[Play, ...] = field(repr=False)
+    log: tuple[Event, ...] = field(repr=False)  # every action in order
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        return tuple(e for e in self.log if isinstance(e, Play))
 
     def to_round_json(self) -> dict[str, Any]:
         """The round as the series API takes it (`RoundInput.from_json`)."""
@@ -151,7 +174,7 @@ class _Round:
         self.covering = False
         self.pending = 0
         self.clockwise = True
-        self.plays: list[Play] = []
+        self.log: list[Event] = []
         self.turns = 0
 
     # -- the round ------------------------------------------------------------
@@ -179,8 +202,9 @@ class _Round:
                 if self._play(card, self._ask(card)):
                     return self._finish()
                 continue
-            if self.pending:
+            if self.pending:  # take the penalty and skip the turn
                 drawn = self.table.draw(self.cur, self.pending)
+                self.log.append(Draw(self.cur, drawn, penalty=True))
                 self._seen()
                 self.pending = 0
             else:
@@ -192,6 +216,7 @@ class _Round:
                     continue
                 if self.covering and not hand and not drawn:
                     return self._redeal("last-card-uncovered")
+                self.log.append(Pass(self.cur))
                 self.covering = False
             idle = 0 if drawn else idle + 1
             if idle >= self.n:
@@ -238,9 +263,12 @@ class _Round:
             if until or play.drawn_card_playable:
                 verdict = self._ask(hand[-1])
                 if verdict.legal:
+                    self.log.append(Draw(self.cur, drawn, penalty=False))
                     return drawn, (hand[-1], verdict)
             if not until:
                 break
+        if drawn:
+            self.log.append(Draw(self.cur, drawn, penalty=False))
         return drawn, None
 
     def _choose(self, choices: list[Card]) -> Card:
@@ -261,8 +289,8 @@ class _Round:
         hand.remove(card)
         self.table.discard.append(card)
         named = self._name_suit(hand, card) if card.rank is Rank.QUEEN else None
-        self.plays.append(Play(self.cur, self.top, card, self.ordered, self.covering, self.pending,
-                               self.clockwise, verdict, named))
+        self.log.append(Play(self.cur, self.top, card, self.ordered, self.covering, self.pending,
+                             self.clockwise, verdict, named))
         self.top, self.ordered, self.clockwise = card, named, verdict.clockwise
         self.covering = verdict.must_cover
         finished = not hand and not verdict.must_cover
@@ -271,7 +299,8 @@ class _Round:
         else:
             self.pending = 0
             if verdict.next_draws:
-                self.table.draw(self._seat(1), verdict.next_draws)
+                victim = self._seat(1)
+                self.log.append(Draw(victim, self.table.draw(victim, verdict.next_draws), penalty=True))
         self._seen()
         if not finished:
             self.cur = (self.cur + verdict.next_turn) % self.n
@@ -292,7 +321,7 @@ class _Round:
 
     def _finish(self) -> RoundOutcome:
         return RoundOutcome(self.names, False, None, self.names[self.cur], self.top, self._hands(),
-                            self.turns, tuple(self.plays))
+                            self.turns, tuple(self.log))
 
     def _redeal(self, reason: str) -> RoundOutcome:
-        return RoundOutcome(self.names, True, reason, None, None, self._hands(), self.turns, tuple(self.plays))
+        return RoundOutcome(self.names, True, reason, None, None, self._hands(), self.turns, tuple(self.log))

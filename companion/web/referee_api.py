@@ -34,8 +34,9 @@ def play() -> Any:
     card = parse_card(data["card"], deck)
     top = None if data.get("top") is None else parse_card(data["top"], deck)
     ordered = None if data.get("ordered_suit") is None else parse_suit(data["ordered_suit"])
+    players: Any = data.get("players")  # check_play refuses what is not a whole number
     verdict = check_play(
-        ruleset, data.get("players"), top, card, ordered,
+        ruleset, players, top, card, ordered,
         covering=_flag(data, "covering", None),
         pending_draw=data.get("pending_draw", 0),
         clockwise=bool(_flag(data, "clockwise", True)),
