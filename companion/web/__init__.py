@@ -10,6 +10,7 @@ def init_app(app: Flask) -> None:
     from . import api, play, series, shell
     from . import faq_api
     from . import referee_api
+    from . import export
 
     Htmx(app)
     app.register_blueprint(api.bp)
@@ -18,4 +19,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(shell.bp)
     app.register_blueprint(faq_api.bp)
     app.register_blueprint(referee_api.bp)
+    app.register_blueprint(export.bp)
     api.register_error_handlers(app)
