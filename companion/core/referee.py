@@ -68,7 +68,7 @@ from .errors import N_, FormatError, Msg, PlayError
 from .rules import RuleSet, SixRule
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayVerdict:
     legal: bool
     reason: Msg
@@ -151,10 +151,11 @@ _SKIP_TWO = N_("The opponent skips; the same player plays again.")
 _REVERSE = N_("The direction of play reverses: the previous player plays next.")
 _REVERSE_TWO = N_("The direction of play reverses; with two players the opponent plays next.")
 
-# Enum members as module constants: looking them up on the class is slow in the simulator's loop.
+# Speed, for the simulator's loop: enum members as module constants (a lookup on the class
+# is slow), and `_value_` rather than the `value` property.
 _SIX, _SEVEN, _EIGHT, _NINE, _TEN = Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN
 _Q, _K, _A = Rank.QUEEN, Rank.KING, Rank.ACE
-_RED = frozenset((Suit.DIAMONDS, Suit.HEARTS))
+_SPADES, _HEARTS, _DIAMONDS = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS
 
 Decision = tuple[bool, Msg, str | None]  # legal, reason, FAQ slug (None: the one about the card)
 
@@ -162,7 +163,7 @@ Decision = tuple[bool, Msg, str | None]  # legal, reason, FAQ slug (None: the on
 def penalty_of(ruleset: RuleSet, card: Card) -> int:
     """How many cards the next player draws when this card is played (0: none)."""
     play = ruleset.play
-    if card.rank is _K and card.suit is Suit.SPADES:
+    if card.rank is _K and card.suit is _SPADES:
         return play.spade_king_draw
     if card.rank is _SEVEN:
         return play.seven_draw
@@ -178,7 +179,7 @@ def can_pass_on(ruleset: RuleSet, card: Card) -> bool:
 
 def needs_cover(ruleset: RuleSet, card: Card) -> bool:
     """Whether the player who played this card must play again on it (cover or follow up)."""
-    return card.rank.value in ruleset.play.must_be_covered
+    return card.rank._value_ in ruleset.play.must_be_covered
 
 
 def check_play(
@@ -225,7 +226,7 @@ def _check_request(
     ordered_suit: Suit | None, covering: bool | None, pending_draw: int,
 ) -> bool:
     """Refuse a question that cannot arise at a table; return whether the player is covering."""
-    if isinstance(players, bool) or not isinstance(players, int):
+    if type(players) is not int:  # a bool is not a number of players
         raise FormatError(N_("“players” must be a whole number."))
     most = ruleset.max_players_for(ruleset.defaults)
     if not ruleset.min_players <= players <= most:
@@ -233,7 +234,7 @@ def _check_request(
             N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
             ruleset=ruleset.id, min=ruleset.min_players, max=most, count=players,
         )
-    if isinstance(pending_draw, bool) or not isinstance(pending_draw, int) or pending_draw < 0:
+    if type(pending_draw) is not int or pending_draw < 0:
         raise FormatError(N_("“pending_draw” must be a whole number, 0 or more."))
     if top is None:
         if ordered_suit is not None or pending_draw or covering:
@@ -299,7 +300,7 @@ def _decide(
         return True, _BY_RANK, None
     if covering:
         return False, _EIGHT_FOLLOW, "eight"
-    if (suit in _RED) == (top.suit in _RED):
+    if (suit is _HEARTS or suit is _DIAMONDS) == (top.suit is _HEARTS or top.suit is _DIAMONDS):
         return False, _SAME_COLOUR, "same-colour"
     return False, _NO_MATCH, "same-colour"
 
@@ -312,8 +313,8 @@ def _verdict(
     # One set of parameters serves every template; the cards are written out by str() when formatted.
     params: dict[str, Any] = {"card": card, "top": top, "count": pending}
     if top is not None:
-        params["suit"] = (ordered or top.suit).value
-        params["rank"] = top.rank.value
+        params["suit"] = (ordered or top.suit)._value_
+        params["rank"] = top.rank._value_
     if not legal:
         assert top is not None
         return PlayVerdict(False, reason, params, faq or _card_faq(ruleset, top, players), clockwise=clockwise)
@@ -333,7 +334,7 @@ def _card_faq(ruleset: RuleSet, card: Card, players: int) -> str:
     if players == 2 and (penalty_of(ruleset, card) or (rank is _A and play.ace_skips)) \
             and not can_pass_on(ruleset, card):
         return "two-players"
-    if rank is _K and card.suit is Suit.SPADES:
+    if rank is _K and card.suit is _SPADES:
         return "spade-king"
     if rank is _SEVEN:
         return "seven"
@@ -387,7 +388,7 @@ def _effect(
         next_draws=draws,
         next_turn=(seats * step) % players,
         effect=effect,
-        effect_params={"count": draws, "suit": card.suit.value, "rank": rank.value},
+        effect_params={"count": draws, "suit": card.suit._value_, "rank": rank._value_},
         penalty_pending=pending,
         must_cover=cover,
         clockwise=step == 1,

@@ -55,6 +55,7 @@ from .rules import Options, RuleSet
 from .scoring import card_points, score_hand
 
 MAX_TURNS = 20_000  # a round that goes on longer is a bug in the simulator
+_QUEEN = Rank.QUEEN
 
 
 class SimulationStalled(RuntimeError):
@@ -166,6 +167,8 @@ class _Round:
         self.ruleset, self.n, self.rng, self.observe = ruleset, players, rng, observe
         self.names = tuple(f"P{i + 1}" for i in range(players))
         cards = list(deck(ruleset.defaults.deck))
+        # Each card is one object for the whole round: ids stand in for cards where hashing is slow.
+        self.points = {id(c): card_points(c, ruleset.defaults) for c in cards}
         rng.shuffle(cards)
         self.table = Table(players, cards)
         self.cur = starter % players
@@ -194,8 +197,7 @@ class _Round:
                 if seen[position] >= 3:
                     return self._redeal("repetition")
             hand = self.table.hands[self.cur]
-            choices = playable(self.ruleset, self.n, self.top, hand, self.ordered, covering=self.covering,
-                               pending_draw=self.pending, clockwise=self.clockwise)
+            choices = self._fits(*hand)
             if choices:
                 idle = 0
                 card = self._choose(choices)
@@ -242,8 +244,12 @@ class _Round:
         return False
 
     def _position(self) -> tuple[Any, ...]:
-        return (self.cur, self.top, self.ordered, self.covering, self.pending, self.clockwise,
-                tuple(self.table.discard), tuple(frozenset(hand) for hand in self.table.hands))
+        return (self.cur, id(self.top), id(self.ordered), self.covering, self.pending, self.clockwise,
+                tuple(map(id, self.table.discard)), tuple(tuple(sorted(map(id, hand))) for hand in self.table.hands))
+
+    def _fits(self, *cards: Card) -> list[Card]:
+        return playable(self.ruleset, self.n, self.top, cards, self.ordered, covering=self.covering,
+                        pending_draw=self.pending, clockwise=self.clockwise)
 
     def _ask(self, card: Card) -> PlayVerdict:
         return check_play(
@@ -260,11 +266,9 @@ class _Round:
         while self.table.draw(self.cur, 1):
             drawn += 1
             self._seen()
-            if until or play.drawn_card_playable:
-                verdict = self._ask(hand[-1])
-                if verdict.legal:
-                    self.log.append(Draw(self.cur, drawn, penalty=False))
-                    return drawn, (hand[-1], verdict)
+            if (until or play.drawn_card_playable) and self._fits(hand[-1]):
+                self.log.append(Draw(self.cur, drawn, penalty=False))
+                return drawn, (hand[-1], self._ask(hand[-1]))
             if not until:
                 break
         if drawn:
@@ -272,12 +276,11 @@ class _Round:
         return drawn, None
 
     def _choose(self, choices: list[Card]) -> Card:
-        self.rng.shuffle(choices)
-        options = self.ruleset.defaults
-        return min(choices, key=lambda c: (c.rank is Rank.QUEEN, -card_points(c, options)))
+        points, rand = self.points, self.rng.random
+        return min(choices, key=lambda c: (c.rank is _QUEEN, -points[id(c)], rand()))
 
     def _name_suit(self, hand: list[Card], played: Card) -> Suit:
-        counts = Counter(c.suit for c in hand if c.rank is not Rank.QUEEN)
+        counts = Counter(c.suit for c in hand if c.rank is not _QUEEN)
         if not counts:
             return played.suit
         most = max(counts.values())
@@ -286,9 +289,9 @@ class _Round:
     def _play(self, card: Card, verdict: PlayVerdict) -> bool:
         """Play a card the referee allowed and apply its verdict; True if the round is over."""
         hand = self.table.hands[self.cur]
-        hand.remove(card)
+        del hand[next(i for i, c in enumerate(hand) if c is card)]  # by identity: Card.__eq__ is slow
         self.table.discard.append(card)
-        named = self._name_suit(hand, card) if card.rank is Rank.QUEEN else None
+        named = self._name_suit(hand, card) if card.rank is _QUEEN else None
         self.log.append(Play(self.cur, self.top, card, self.ordered, self.covering, self.pending,
                              self.clockwise, verdict, named))
         self.top, self.ordered, self.clockwise = card, named, verdict.clockwise
