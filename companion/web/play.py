@@ -231,7 +231,7 @@ def again(series_id: str) -> Any:
 
 
 def qr_svg(url: str) -> str:
-    return str(segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=False))
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
 
 
 @bp.get("/series/<series_id>/edit")
