@@ -11,6 +11,7 @@ def init_app(app: Flask) -> None:
     from . import faq_api
     from . import referee_api
     from . import export
+    from . import referee
 
     Htmx(app)
     app.register_blueprint(api.bp)
@@ -20,4 +21,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(faq_api.bp)
     app.register_blueprint(referee_api.bp)
     app.register_blueprint(export.bp)
+    app.register_blueprint(referee.bp)
     api.register_error_handlers(app)
