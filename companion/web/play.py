@@ -407,6 +407,11 @@ def render_round(game: games.Game, form: RoundForm, status: int = 200, conflict:
     before = ui.standings_before(game, form.n)
     players = list(game.setup.players)
     active = next((i for i, p in enumerate(players) if p in before.in_play and i != form.winner), 0)
+    flagged = [i for i, p in enumerate(players) if f"p{i}" in form.errors and p in before.in_play]
+    if "finish" in form.errors and form.winner is not None:
+        active = form.winner  # the winner's tab shows the finishing card
+    elif flagged:
+        active = flagged[0]
     context = dict(
         game=game, form=form, before=before, players=players, grid_rows=ui.card_grid(game.setup.options.deck),
         preview=preview(game, before, form), used=used_cards(form), active=active, conflict=conflict,

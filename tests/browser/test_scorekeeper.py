@@ -114,3 +114,36 @@ def test_editor_and_viewer_see_the_same_standings_and_the_viewer_cannot_edit(new
     response = viewer.goto(f"{base_url}/series/{series_id}/round")
     assert response is not None and response.status == 403
     expect(viewer.locator("h1")).to_contain_text("can only view")
+
+
+def test_a_refused_round_shows_the_message_at_the_player_and_keeps_the_taps(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["A", "B", "C"])
+    page.get_by_role("link", name=re.compile("Записать раунд")).click()
+    page.locator("label.pill", has_text="A").click()
+    page.locator("[data-panel=finish] input[aria-label='восьмёрка треф'] + span").click()
+    page.locator(".panel.active input[aria-label='туз червей'] + span").click()  # B's hand; C's is left empty
+    expect(page.locator("#preview .problems")).to_contain_text("C")
+    page.get_by_role("button", name="Сохранить раунд").click()
+    panel = page.locator("[data-panel=p2]")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".error")).to_contain_text("C")
+    expect(page.locator("[data-panel=p1] input[aria-label='туз червей']")).to_be_checked()
+    assert page.url.endswith("/round")
+
+
+def test_without_javascript_the_plain_form_records_a_round(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False)
+    try:
+        page = context.new_page()
+        series_id = start_series(page, base_url, ["A", "B"])
+        page.goto(f"{base_url}/series/{series_id}/round")
+        expect(page.locator("[data-panel=p1]")).to_be_visible()  # every grid is shown, no tabs
+        page.locator("label.pill", has_text="A").click()
+        page.locator("[data-panel=finish] input[aria-label='восьмёрка треф'] + span").click()
+        page.locator("[data-panel=p1] input[aria-label='туз червей'] + span").click()
+        page.get_by_role("button", name="Сохранить раунд").click()
+        page.wait_for_url(re.compile(rf"/series/{series_id}$"))
+        expect(total(page, "B")).to_have_text("11")
+    finally:
+        context.close()
