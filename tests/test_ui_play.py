@@ -336,3 +336,10 @@ def test_cards_have_spoken_names_in_the_ui_language(client: FlaskClient) -> None
     page = client.get(f"/series/{series_id}/round?lang=en").get_data(as_text=True)
     assert 'aria-label="queen of hearts"' in page and ">Q<i>♥</i>" in page
     assert "Cards left in the hand of B" in page
+
+
+def test_addresses_of_forms_answer_a_get_with_their_page(client: FlaskClient) -> None:
+    series_id = create(client, ["A", "B"])
+    assert client.get("/new?lang=en").headers["Location"] == "/"
+    assert client.get(f"/series/{series_id}/again").headers["Location"] == f"/series/{series_id}"
+    assert client.get(f"/series/{series_id}/round/1/delete").status_code == 303

@@ -504,3 +504,18 @@ def delete_round(series_id: str, n: int) -> Any:
         return render_series(game, status=422, message=translate_error(error))
     return see_other("series.show", series_id=game.id)
 
+
+
+# A page rendered after a POST links back to its own address (the language
+# switch does): answer a GET there with the page it belongs to, not 405.
+
+
+@bp.get("/new")
+def new_get() -> Any:
+    return see_other("play.start")
+
+
+@bp.get("/series/<series_id>/again")
+@bp.get("/series/<series_id>/round/<int:n>/delete")
+def back_to_series(series_id: str, n: int | None = None) -> Any:
+    return see_other("series.show", series_id=series_id)
