@@ -175,6 +175,7 @@ class RuleRow:
     label: str
     text: str
     short: str
+    on_card: bool = True  # False: the rule card shows it elsewhere (the points table)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ def card_label(rank: Rank, suit: Suit | None = None) -> str:
 
 
 NO_EFFECT = "—"
+CARD_KEYS = ("six", "seven", "eight", "nine", "ten", "ace", "spade-king", "queen")  # shown as tiles on the card
 
 
 def rule_sections(rs: RuleSet) -> list[RuleSection]:
@@ -290,11 +292,12 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
             if opt.on_loss is OnLoss.SERIES_ENDS else
             gettext("A total over %(line)s: that player is out; the last one left wins.", line=opt.loss_above))
     scoring = RuleSection(gettext("Scoring"), (
-        RuleRow("winner", gettext("Who goes out"), gettext("The player who goes out scores 0."), "0"),
+        RuleRow("winner", gettext("Who goes out"), gettext("The player who goes out scores 0."), "0", False),
         RuleRow("nine-points", gettext("A nine in hand"), ngettext("%(num)s point", "%(num)s points",
-                                                                    opt.nine_points), str(opt.nine_points)),
+                                                                    opt.nine_points), str(opt.nine_points), False),
         RuleRow("spade-king-points", gettext("%(card)s in hand", card=card_label(Rank.KING, Suit.SPADES)),
-                ngettext("%(num)s point", "%(num)s points", opt.spade_king_points), str(opt.spade_king_points)),
+                ngettext("%(num)s point", "%(num)s points", opt.spade_king_points), str(opt.spade_king_points),
+                False),
         RuleRow("queens-only", gettext("Only queens"), queens, queens_short),
         RuleRow("queen-finish", gettext("Queen finish"), finish,
                 f"−{opt.queen_finish_points} / {ui.card_text(special)} −{opt.queen_finish_special_points}"),
@@ -352,7 +355,7 @@ def rule_card(ruleset_id: str) -> Response:
     if rs is None:
         abort(404)
     lang = current_language()
-    return page("rules.html", ruleset=rs, sets=list(RULESETS.values()), sections=rule_sections(rs),
+    return page("rules.html", ruleset=rs, sets=list(RULESETS.values()), sections=rule_sections(rs), card_keys=CARD_KEYS,
                 points=points_table(rs), names=ruleset_name,
                 description=rs.description.get(lang, ""), differences=rs.differences.get(lang, ()))
 
