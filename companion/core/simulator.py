@@ -56,13 +56,14 @@ from .scoring import card_points, score_hand
 
 MAX_TURNS = 20_000  # a round that goes on longer is a bug in the simulator
 _QUEEN = Rank.QUEEN
+_SUITS = tuple(Suit)
 
 
 class SimulationStalled(RuntimeError):
     """A round did not end within MAX_TURNS turns."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """One card a bot played: the question asked of the referee and its answer."""
 
@@ -77,7 +78,7 @@ class Play:
     named_suit: Suit | None  # the suit named with a queen
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Cards taken from the pile: for want of a play, or as a penalty (only what existed)."""
 
@@ -86,7 +87,7 @@ class Draw:
     penalty: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pass:
     """A turn that ends without a card played (after drawing, or with nothing to draw)."""
 
@@ -280,11 +281,11 @@ class _Round:
         return min(choices, key=lambda c: (c.rank is _QUEEN, -points[id(c)], rand()))
 
     def _name_suit(self, hand: list[Card], played: Card) -> Suit:
-        counts = Counter(c.suit for c in hand if c.rank is not _QUEEN)
-        if not counts:
+        counts = [sum(1 for c in hand if c.suit is suit and c.rank is not _QUEEN) for suit in _SUITS]
+        most = max(counts)
+        if not most:
             return played.suit
-        most = max(counts.values())
-        return self.rng.choice(sorted((s for s, k in counts.items() if k == most), key=lambda s: s.order))
+        return self.rng.choice([suit for suit, k in zip(_SUITS, counts) if k == most])
 
     def _play(self, card: Card, verdict: PlayVerdict) -> bool:
         """Play a card the referee allowed and apply its verdict; True if the round is over."""
