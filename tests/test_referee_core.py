@@ -249,3 +249,29 @@ def test_messages_read_well() -> None:
     assert str(v) == "7♥ matches 9♥ by suit. The next player draws 2 and skips their turn."
     assert v.to_json()["reason"] == "7♥ matches 9♥ by suit."
     assert isinstance(v.params["card"], Card)
+
+
+def test_every_faq_slug_exists() -> None:
+    """Every FAQ entry a verdict can point to is in companion/data/faq."""
+    from pathlib import Path
+
+    import companion
+
+    folder = Path(companion.__file__).parent / "data" / "faq"
+    slugs = set()
+    for rs in RULESETS.values():
+        for players in range(2, min(3, rs.max_players) + 1):
+            for top, card in itertools.permutations(deck(), 2):
+                contexts: list[dict[str, object]] = [{"covering": False}, {"clockwise": False}]
+                if top.rank.value == "Q":
+                    contexts = [{"ordered_suit": top.suit}]
+                elif top.rank.value in rs.play.must_be_covered:
+                    contexts.append({"covering": True})
+                if check_play(rs, players, None, top).next_draws:
+                    contexts.append({"pending_draw": 2})
+                for ctx in contexts:
+                    slugs.add(check_play(rs, players, top, card, **ctx).faq)  # type: ignore[arg-type]
+            slugs.add(check_play(rs, players, None, deck()[0]).faq)
+    assert {"queen-wild", "same-colour", "seven", "ace", "spade-king", "six", "two-players",
+            "queen-cancels-penalty", "penalty-transfer", "direction-of-play", "eight"} <= slugs
+    assert not {s for s in slugs if not (folder / f"{s}.toml").exists()}
