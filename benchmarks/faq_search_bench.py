@@ -1,9 +1,10 @@
 """FAQ search quality and speed: our search against a plain FTS5 baseline.
 
-    python benchmarks/faq_search_bench.py            # dev and holdout
-    python benchmarks/faq_search_bench.py --dev-only  # while tuning: never look at holdout
+    python benchmarks/faq_search_bench.py            # dev, dev2 and holdout
+    python benchmarks/faq_search_bench.py --dev-only  # while tuning (dev + dev2): never look at holdout
 
-Eval sets: benchmarks/faq_eval/{dev,holdout}.toml, `[[q]]` tables with `text`,
+Eval sets: benchmarks/faq_eval/{dev,dev2,holdout}.toml (dev and dev2 are for
+tuning; holdout only for the summary, never per question), `[[q]]` tables with `text`,
 `lang` and `expect` (the slugs that count as a right answer). A question is a
 top-k hit when one of the first k results is in `expect`.
 
@@ -74,7 +75,7 @@ def evaluate(search: Callable[[str], list[str]], questions: list[dict[str, objec
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dev-only", action="store_true", help="measure the dev set only (for tuning)")
+    parser.add_argument("--dev-only", action="store_true", help="measure the tuning sets only (dev, dev2)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -86,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "ours": lambda q: [r.slug for r in ours.search(q, limit=10)],
         "baseline": lambda q: baseline.search(q, limit=10),
     }
-    sets = ["dev"] if args.dev_only else ["dev", "holdout"]
+    sets = ["dev", "dev2"] if args.dev_only else ["dev", "dev2", "holdout"]
     print(f"entries: {len(entries)}; index built in {build_ms:.0f} ms (load + analyse + FTS5)")
     print(f"{'engine':<10}{'set':<9}{'n':>4}{'top-1':>8}{'top-3':>8}")
     latency: dict[str, list[float]] = {name: [] for name in engines}

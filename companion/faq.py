@@ -11,12 +11,20 @@ index and for the query:
 - card phrases in every notation (``Д♥``, ``Дч``, ``дама червей``,
   ``червовая дама``, ``queen of hearts``, ``QH``, ``Q♥``) become shared concept
   tokens: one for the rank, one for the suit, one for the card;
+- relations between card phrases become concept tokens too: a number before
+  a rank counts cards of one rank (``две семёрки``), a number elsewhere is a
+  number (``взять две``), and a card ``на``/``on`` another card names the rank
+  played (``дама на десятку`` → a queen played on another rank);
 - synonyms from `data/search_synonyms.toml` fold onto one token per group,
-  across both languages, so a mixed query still meets both columns;
+  across both languages, so a mixed query still meets both columns (a stem two
+  groups share decides nothing: only the listed words map);
 - a query word the index has never seen is corrected to the closest known
   word (trigram candidates, then edit distance).
 
-Question and keywords weigh more than the answer (bm25 column weights).
+Question and keywords weigh more than the answer (bm25 column weights). An
+entry whose questions name a single rank is about that rank ("Что делает
+семёрка?"); when the query is about that one rank too, the entry's score is
+raised (SUBJECT).
 """
 
 from __future__ import annotations
@@ -171,6 +179,9 @@ _WORD = re.compile(r"[\w-]+")
 _LAT_CARD_WORDS = {"as", "ad"}
 _CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
 _SUIT_LETTERS = {"S": "♠", "D": "♦"}
+# A Russian suit adjective with no noun after it stands for the card just named:
+# "крестовую даму на бубновую" is a queen on a queen.
+_ADJECTIVE = re.compile(r"[а-я](?:ый|ой|ий|ая|ую|ое|ого|ому)$")
 
 
 def fold(text: str) -> str:
@@ -209,6 +220,11 @@ def card_token(rank: str, suit: str) -> str:
     return f"zzc{rank}{suit}"
 
 
+RANK_TOKENS = {rank_token(r): r for r in set(_RANK_IDS.values())}
+SUIT_TOKENS = {suit_token(s): s for s in _SUIT_IDS.values()}
+CARD_TOKENS = frozenset(card_token(r, s) for r in set(_RANK_IDS.values()) for s in _SUIT_IDS.values())
+
+
 @dataclass
 class _Atom:
     """One unit of text: a plain word, or a rank, suit or card concept."""
@@ -217,8 +233,12 @@ class _Atom:
     rank: str = ""
     suit: str = ""
     is_card: bool = False
+    source: str = ""  # the word a rank or suit was read from ("две", "семерки")
+    concept: str = ""  # a relation between card phrases (see `_relations`)
 
     def tokens(self) -> list[str]:
+        if self.concept:
+            return [self.concept]
         if self.rank and self.suit:
             # No suit token: "Q♦" is about the queen, hardly about diamonds in general.
             return [rank_token(self.rank), card_token(self.rank, self.suit)]
@@ -242,6 +262,8 @@ class Vocabulary:
     max_phrase: int
     words: frozenset[str]           # every folded word named in the file (for typo correction)
     expand: Mapping[str, str]       # folded word → the folded phrase it stands for
+    onto: frozenset[str] = frozenset()    # "на", "on": a card played onto another card
+    counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
 
     @classmethod
     def from_toml(cls, data: Mapping[str, Any]) -> "Vocabulary":
@@ -258,6 +280,7 @@ class Vocabulary:
                     target.setdefault("~" + stem(w), concept)
         surface: dict[str, tuple[str, ...]] = {}
         phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
+        ambiguous: set[tuple[str, ...]] = set()
         for group in data.get("group", []):
             token = "zz" + re.sub(r"[^a-z0-9]", "", group["id"])
             for name in group["words"]:
@@ -265,7 +288,14 @@ class Vocabulary:
                 words.update(parts)
                 if len(parts) == 1:
                     surface[parts[0]] = (token,)
-                phrases[tuple(stem(w) for w in parts)] = (token,)
+                key = tuple(stem(w) for w in parts)
+                if phrases.get(key, (token,)) != (token,):
+                    ambiguous.add(key)
+                phrases[key] = (token,)
+        # A stem two groups share ("закончил" / "закончилась") decides nothing: only the
+        # words as written in the file map to their group.
+        for key in ambiguous:
+            del phrases[key]
         expand = {fold(k): fold(v) for k, v in data.get("expand", {}).items()}
         words.update(expand)
         return cls(
@@ -274,6 +304,8 @@ class Vocabulary:
             surface=MappingProxyType(surface), phrases=MappingProxyType(phrases),
             max_phrase=max((len(k) for k in phrases), default=1), words=frozenset(words),
             expand=MappingProxyType(expand),
+            onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
+            counts=frozenset(fold(w) for w in data.get("relations", {}).get("counts", [])),
         )
 
     def rank_of(self, word: str) -> str | None:
@@ -312,14 +344,14 @@ def _atoms(text: str, vocab: Vocabulary) -> Iterator[_Atom]:
                 yield _Atom(rank=_RANK_IDS[rank], suit=_CYR_SUITS[suit], is_card=True)
                 continue
             if word.isdigit():
-                yield _Atom(rank=word) if word in _RANK_IDS else _Atom(word=word)
+                yield _Atom(rank=word, source=word) if word in _RANK_IDS else _Atom(word=word)
                 continue
             rank_id = vocab.rank_of(word)
             suit_id = None if rank_id else vocab.suit_of(word)
             if rank_id:
-                yield _Atom(rank=rank_id)
+                yield _Atom(rank=rank_id, source=word)
             elif suit_id:
-                yield _Atom(suit=suit_id)
+                yield _Atom(suit=suit_id, source=word)
             else:
                 yield _Atom(word=word)
 
@@ -349,13 +381,60 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     return out
 
 
+# Concept tokens for relations between card phrases.
+SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
+ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
+ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
+
+
+def number_token(n: str) -> str:
+    """A number that is not a card ("два игрока", "draw 2"), the same in both languages."""
+    return f"zzn{n}"
+
+
+def onto_token(rank: str) -> str:
+    """A card of `rank` played onto a card of another rank ("дама на десятку", "Q♠ on 7♥")."""
+    return f"zzonto{rank}"
+
+
+def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
+    """Add relation concepts: a count before a rank, and one card phrase played onto another."""
+    out: list[_Atom] = []
+    for i, a in enumerate(atoms):
+        nxt = atoms[i + 1] if i + 1 < len(atoms) else None
+        if a.rank and not a.suit and a.source in vocab.counts:
+            if nxt and nxt.rank and nxt.rank != a.rank and nxt.source not in vocab.counts:
+                out.append(_Atom(concept=SAME_RANK))  # "две семёрки": two sevens, not a two and a seven
+            else:
+                out.append(_Atom(concept=number_token(a.rank)))  # "two players", "draw 2": a number, not a card
+            continue
+        out.append(a)
+        if not (a.rank or a.suit) or not nxt or nxt.word not in vocab.onto:
+            continue
+        j = i + 2
+        while j < len(atoms) and atoms[j].word in vocab.stopwords:  # "on a ten", "on the queen"
+            j += 1
+        b = atoms[j] if j < len(atoms) else None
+        if b is None or not (b.rank or b.suit):
+            continue
+        if a.rank and not b.rank and _ADJECTIVE.search(b.source):
+            out.append(_Atom(concept=ONTO_SAME))
+        elif a.rank and b.rank:
+            out.append(_Atom(concept=ONTO_SAME if a.rank == b.rank else onto_token(a.rank)))
+        elif a.rank:
+            out.append(_Atom(concept=onto_token(a.rank)))
+        elif b.suit and not b.rank:
+            out.append(_Atom(concept=ONTO_SUIT))
+    return out
+
+
 def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool = False) -> list[str]:
     """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
     vocab = vocab or vocabulary()
     text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
     if vocab.expand:
         text = _WORD.sub(lambda m: vocab.expand.get(m.group(0), m.group(0)), text)
-    atoms = _join_cards(list(_atoms(text, vocab)), vocab)
+    atoms = _relations(_join_cards(list(_atoms(text, vocab)), vocab), vocab)
     tokens: list[str] = []
     words: list[str] = []  # a run of plain words, matched against phrases
 
@@ -390,7 +469,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
 
 def card_concepts(text: str) -> list[str]:
     """The concept tokens of the card phrases in `text` (rank, suit and card tokens)."""
-    return [t for t in analyse(text) if t.startswith(("zzr", "zzs", "zzc"))]
+    return [t for t in analyse(text) if t in RANK_TOKENS or t in SUIT_TOKENS or t in CARD_TOKENS]
 
 
 # -- typo correction ------------------------------------------------------------
@@ -468,6 +547,7 @@ WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights with
 TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
 OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
+SUBJECT = 1.3         # score factor for entries about the one rank the query is about
 MAX_QUERY_TOKENS = 40
 _TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
 
@@ -509,6 +589,11 @@ class FaqSearch:
                     [entry.slug, *(columns[c] for c in cols)],
                 )
         self.spell = SpellIndex(set(surface) | self.vocab.words, surface)
+        # The rank an entry is about: the only rank its questions name ("Что делает семёрка?").
+        self.subjects = {
+            slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
+            for slug, e in self.entries.items()
+        }
 
     def analyse_query(self, q: str) -> list[str]:
         """Query tokens: like the index, after correcting words the index does not know."""
@@ -549,14 +634,27 @@ class FaqSearch:
         sql = f"SELECT slug, SUM(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY slug"
         with self._lock:
             rows = self.db.execute(sql, {"match": match}).fetchall()
+        subject = subject_rank(tokens)
         results = []
         for slug, score in rows:
             entry = self.entries[slug]
             if not entry.applies_to(ruleset):
                 score *= OFF_RULESET
+            if subject and self.subjects[slug] == subject:
+                score *= SUBJECT
             results.append(Result(slug, round(float(score), 4), entry))
         results.sort(key=lambda r: -r.score)
         return results[:limit]
+
+
+def subject_rank(tokens: Sequence[str]) -> str | None:
+    """The rank a text is about: the card played onto another, else its only rank
+    (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
+    if SAME_RANK in tokens:
+        return None
+    played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
+    ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
+    return next(iter(ranks)) if len(ranks) == 1 else None
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,12 @@ from flask.testing import FlaskClient
 from companion import faq
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV = ROOT / "benchmarks" / "faq_eval" / "dev.toml"
+EVAL = ROOT / "benchmarks" / "faq_eval"
+TUNING_SETS = ("dev", "dev2")  # the sets tuned on; holdout is never read by the tests
+
+
+def tuning_questions() -> list[dict[str, Any]]:
+    return [q for name in TUNING_SETS for q in tomllib.loads((EVAL / f"{name}.toml").read_text(encoding="utf-8"))["q"]]
 
 
 # -- loader ---------------------------------------------------------------------
@@ -202,9 +207,28 @@ def test_ruleset_demotes_entries_that_do_not_apply() -> None:
     assert scoped[off.slug] < plain[off.slug]
 
 
+def test_card_relations() -> None:
+    """A number before a rank counts cards; a card "on/на" another card names the played rank."""
+    assert faq.analyse("две семёрки") == faq.analyse("two sevens") == [faq.SAME_RANK, "zzr7"]
+    assert faq.analyse("взять две") == faq.analyse("draw 2") == ["zzdraw", faq.number_token("2")]  # not a card
+    assert faq.onto_token("q") in faq.analyse("дама пик на десятку бубей")
+    assert faq.onto_token("q") in faq.analyse("can I put a queen on a ten of diamonds")
+    assert faq.ONTO_SAME in faq.analyse("даму на даму")
+    assert faq.ONTO_SAME in faq.analyse("крестовую даму на бубновую")  # the noun left out: a queen
+    assert faq.ONTO_SUIT in faq.analyse("бубну на черву")
+    assert faq.subject_rank(faq.analyse("Q♠ on 7♥")) == "q"
+    assert faq.subject_rank(faq.analyse("что делает семёрка")) == "7"
+    assert faq.subject_rank(faq.analyse("пара восьмёрок")) is None
+
+
+def test_shared_stem_does_not_pick_a_group() -> None:
+    """"закончил" (went out) and "закончилась" (ran out) share a stem: only the listed words map."""
+    assert faq.analyse("закончил") != faq.analyse("закончилась")
+
+
 def test_search_is_fast() -> None:
     engine = faq.search_engine()
-    questions = [q["text"] for q in tomllib.loads(DEV.read_text(encoding="utf-8"))["q"]]
+    questions = [q["text"] for q in tuning_questions()]
     engine.search(questions[0])
     times = []
     for text in questions:
@@ -217,8 +241,8 @@ def test_search_is_fast() -> None:
 
 
 def test_dev_set_quality_gate() -> None:
-    """Tuning set only (holdout is measured by benchmarks/faq_search_bench.py, never gated here)."""
-    questions = tomllib.loads(DEV.read_text(encoding="utf-8"))["q"]
+    """Tuning sets only, dev + dev2 (holdout is measured by benchmarks/faq_search_bench.py, never gated here)."""
+    questions = tuning_questions()
     top1 = top3 = 0
     misses = []
     for q in questions:
@@ -228,8 +252,8 @@ def test_dev_set_quality_gate() -> None:
         top3 += hit3
         if not hit3:
             misses.append((q["text"], slugs))
-    assert top3 / len(questions) >= 0.9, misses
-    assert top1 / len(questions) >= 0.8
+    assert top3 / len(questions) >= 0.97, misses
+    assert top1 / len(questions) >= 0.9
 
 
 # -- API -------------------------------------------------------------------------
