@@ -53,6 +53,9 @@ def compress(response: Response) -> Response:
         return response
     response.set_data(gzip.compress(data, compresslevel=6, mtime=0))
     response.headers["Content-Encoding"] = "gzip"
+    etag, weak = response.get_etag()
+    if etag and not weak:
+        response.set_etag(etag, weak=True)  # same content, another encoding: no longer byte-identical
     vary = response.headers.get("Vary")
     if not vary:
         response.headers["Vary"] = "Accept-Encoding"
