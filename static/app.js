@@ -82,17 +82,13 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (e) { init(e.target); });
 
-  // A poll that brought back the same standings (a revalidated 304) changes nothing on screen.
+  // A poll whose standings have the same version (a revalidated 304 the browser hands over
+  // as 200) changes nothing on screen, so open folds and the scroll position stay.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var target = e.detail.target;
-    if (target && target.id === "live" && e.detail.xhr && e.detail.xhr.status === 200 &&
-        target.dataset.body === e.detail.serverResponse) {
-      e.detail.shouldSwap = false;
-    }
-  });
-  document.addEventListener("htmx:afterSwap", function (e) {
-    var live = document.getElementById("live");
-    if (live && e.detail.xhr) live.dataset.body = e.detail.xhr.responseText;
+    if (!target || target.id !== "live" || !e.detail.xhr || e.detail.xhr.status !== 200) return;
+    var match = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
+    if (match && match[1] === target.dataset.version) e.detail.shouldSwap = false;
   });
 
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
