@@ -142,7 +142,7 @@ def paragraphs(text: str) -> list[str]:
 
 
 def qr_svg(url: str) -> Markup:
-    return Markup(segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=False))
+    return Markup(segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=True))
 
 
 @bp.get("/faq/<slug>")
