@@ -296,7 +296,7 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
         redeal = RoundResult(n, entry, {}, {p: 0 for p in in_play}, standings.totals, ({"type": "redeal"},), standings.next_starter)
         return standings, redeal
     totals = dict(standings.totals)
-    statuses = standings.statuses  # copied only when someone's status changes
+    changed: dict[str, PlayerStatus] | None = None  # statuses, copied only when one changes
     events: list[dict[str, Any]] = []
     hand_scores: dict[str, HandScore] = {}
     points: dict[str, int] = {}
@@ -327,21 +327,22 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
         if total > options.loss_above:
             round_losers.append(player)
             eliminated = options.on_loss is OnLoss.ELIMINATE
-            statuses = dict(statuses)
-            statuses[player] = PlayerStatus.ELIMINATED if eliminated else PlayerStatus.LOST
+            changed = changed if changed is not None else dict(standings.statuses)
+            changed[player] = PlayerStatus.ELIMINATED if eliminated else PlayerStatus.LOST
             events.append({"type": "eliminated" if eliminated else "lost", "player": player, "total": total})
     losers = standings.losers + tuple(round_losers)
     winner = standings.winner
-    if round_losers:
-        left = [p for p in setup.players if statuses[p] is PlayerStatus.PLAYING]
+    if changed is not None:
+        left = [p for p in setup.players if changed[p] is PlayerStatus.PLAYING]
         if options.on_loss is OnLoss.SERIES_ENDS:
             events.append({"type": "series-end", "losers": list(round_losers), "winner": None})
         elif len(left) <= 1:
             winner = left[0] if left else None
             if winner:
-                statuses[winner] = PlayerStatus.WINNER
+                changed[winner] = PlayerStatus.WINNER
             events.append({"type": "series-end", "losers": list(losers), "winner": winner})
     assert entry.winner is not None
+    statuses = changed if changed is not None else standings.statuses
     next_starter = _next_in_play(setup.players, statuses, entry.winner)
     result = RoundResult(n, entry, hand_scores, points, totals, tuple(events), standings.next_starter)
     return Standings(setup, standings.rounds, totals, statuses, losers, winner, next_starter), result

@@ -5,6 +5,8 @@ Errors are always `{"error": {"code", "message"}}` in the request's language.
 
 from __future__ import annotations
 
+from dataclasses import fields
+from enum import Enum
 from typing import Any, Callable
 
 from flask import Blueprint, Flask, Response, jsonify, request
@@ -57,6 +59,10 @@ def health() -> Any:
     return {"status": "ok"}
 
 
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
 def ruleset_json(ruleset_id: str) -> dict[str, Any]:
     rs = RULESETS[ruleset_id]
     play = rs.play
@@ -68,11 +74,8 @@ def ruleset_json(ruleset_id: str) -> dict[str, Any]:
         "sources": list(rs.sources),
         "players": {"min": rs.min_players, "max": rs.max_players, "max_with_52_cards": rs.max_players_for(rs.options({"deck": 52}))},
         "parameters": {
-            "hand_size": play.hand_size, "six": play.six.value, "six_draw": play.six_draw,
-            "seven_draw": play.seven_draw, "spade_king_draw": play.spade_king_draw, "ace_skips": play.ace_skips,
-            "ten_reverses": play.ten_reverses, "eight_continue": play.eight_continue, "nine_cover": play.nine_cover,
-            "drawn_card_playable": play.drawn_card_playable, "penalty_transfer": play.penalty_transfer,
-            "table_card": play.table_card, "cannot_finish_on": sorted(play.must_be_covered),
+            **{f.name: _plain(getattr(play, f.name)) for f in fields(play)},
+            "cannot_finish_on": sorted(play.must_be_covered),
         },
         "options": rs.defaults.to_json(),
     }

@@ -1,0 +1,27 @@
+"""The rules core imports nothing but the standard library and itself."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parent.parent / "companion" / "core"
+
+
+def test_core_uses_only_the_standard_library() -> None:
+    for path in CORE.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:  # relative: inside the core
+                    assert not (node.module or "").startswith(".."), path.name
+                    continue
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {name}"
