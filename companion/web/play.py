@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
