@@ -64,9 +64,26 @@ def queen_finish_deduction(card: Card | None, options: Options) -> int:
     return options.queen_finish_points
 
 
-def apply_resets(total: int, options: Options) -> int | None:
+def _reset_for(total: int, options: Options) -> int | None:
     """The new total if a reset applies to this exact total, else None."""
     for old, new in options.resets:
         if total == old:
             return new
     return None
+
+
+def settle_total(previous: int, change: int, options: Options) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """A player's new total after a round (RULES.md §4 steps 3–4): the exact-total
+    resets, then negative → 0 where the options say so. Returns the new total and
+    the resets applied, as (from, to) pairs."""
+    total = previous + change
+    applied = []
+    reset = _reset_for(total, options)
+    if reset is not None:
+        applied.append((total, reset))
+        total = reset
+    if total < 0 and options.negative_to_zero:
+        applied.append((total, 0))
+        total = 0
+    return total, tuple(applied)
+

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from .cards import Card, parse_card
 from .errors import N_, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
 from .rules import OnLoss, Options, RuleSet, get_ruleset
-from .scoring import HandScore, apply_resets, queen_finish_deduction, score_hand
+from .scoring import HandScore, queen_finish_deduction, score_hand, settle_total
 
 MAX_NAME_LENGTH = 30
 
@@ -315,14 +315,9 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
             if score.rule:
                 events.append({"type": score.rule, "player": player, "points": change})
         points[player] = change
-        total = totals[player] + change
-        reset = apply_resets(total, options)
-        if reset is not None:
-            events.append({"type": "reset", "player": player, "from": total, "to": reset})
-            total = reset
-        if total < 0 and options.negative_to_zero:
-            events.append({"type": "reset", "player": player, "from": total, "to": 0})
-            total = 0
+        total, resets = settle_total(totals[player], change, options)
+        for old, new in resets:
+            events.append({"type": "reset", "player": player, "from": old, "to": new})
         totals[player] = total
         if total > options.loss_above:
             round_losers.append(player)

@@ -19,7 +19,7 @@ from .. import games
 from ..core.cards import Card, parse_card
 from ..core.errors import CardError, OptionError, RuleError
 from ..core.rules import OPTION_SPECS, RULESETS
-from ..core.scoring import apply_resets, queen_finish_deduction, score_hand
+from ..core.scoring import queen_finish_deduction, score_hand, settle_total
 from ..core.series import RoundInput, Standings, round_problems
 from ..i18n import current_language, translate_error
 from ..storage import get_db
@@ -373,13 +373,9 @@ def preview(game: games.Game, before: Standings, form: RoundForm) -> dict[str, A
             parts = [f"{ui.card_text(c)} {p}" for c, p in score.breakdown]
             if score.rule:
                 parts.append(gettext("queens only"))
-        total = prev + change
-        reset = apply_resets(total, options)
-        final = reset if reset is not None else total
-        if final < 0 and options.negative_to_zero:
-            final = 0
-        rows.append({"i": i, "name": player, "kind": kind, "change": change, "prev": prev, "total": total,
-                     "final": final, "reset": final != total, "lost": final > options.loss_above,
+        final, resets = settle_total(prev, change, options)
+        rows.append({"i": i, "name": player, "kind": kind, "change": change, "prev": prev, "total": prev + change,
+                     "final": final, "reset": bool(resets), "lost": final > options.loss_above,
                      "parts": parts, "count": len(form.hands.get(i, [])) if kind == "hand" else 0})
     problems: list[str] = []
     body = form.data(game, before)
