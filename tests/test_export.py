@@ -60,3 +60,11 @@ def test_csv(client: FlaskClient, series: dict[str, Any]) -> None:
 def test_unknown_series(client: FlaskClient) -> None:
     assert client.get("/series/nope/scoresheet.pdf").status_code == 404
     assert client.get("/series/nope/scoresheet.csv").status_code == 404
+
+
+def test_the_standings_page_links_the_scoresheet(client: FlaskClient, series: dict[str, Any]) -> None:
+    play(client, series)
+    page = client.get(f"/series/{series['id']}").get_data(as_text=True)
+    for tail in ("/scoresheet.pdf", "/scoresheet.csv"):
+        assert f"/series/{series['id']}{tail}" in page
+    assert f"/api/v1/series/{series['id']}" in page
