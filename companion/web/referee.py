@@ -45,7 +45,7 @@ def fragment_wanted() -> bool:
             and headers.get("HX-History-Restore-Request") != "true")
 
 
-def page(template: str, status: int = 200, **context: Any) -> Response:
+def page(template: str, status: int = 200, /, **context: Any) -> Response:
     response = make_response(render_template(template, **context), status)
     response.headers["Vary"] = VARY
     return response
