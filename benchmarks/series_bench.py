@@ -42,14 +42,17 @@ def best_of(fn, repeat: int) -> float:
 
 def replay_figures() -> None:
     setup = SeriesSetup.create(PLAYERS, "igrafan", None, "Аня")
-    print("Replay (parse stored JSON rounds + replay), best of 7:")
+    print("Replay, best of 9 (replay = rules applied to entered rounds; load = reading stored JSON + replay):")
     per_round = []
     for n in (10, 100, 1000):
         stored = [round_body(i) for i in range(n)]
-        seconds = best_of(lambda: replay(setup, [RoundInput.from_json(r, setup) for r in stored]), 7)
-        per_round.append(seconds / n)
-        print(f"  {n:>5} rounds: {seconds * 1000:8.2f} ms   ({seconds / n * 1e6:6.1f} µs per round)")
-    print(f"  per-round cost 1000 vs 10: {per_round[2] / per_round[0]:.2f}× (1.0 = perfectly linear)")
+        entries = [RoundInput.from_json(r, setup) for r in stored]
+        replay_s = best_of(lambda: replay(setup, entries), 9)
+        load_s = best_of(lambda: replay(setup, [RoundInput.from_json(r, setup) for r in stored]), 9)
+        per_round.append(replay_s / n)
+        print(f"  {n:>5} rounds: replay {replay_s * 1000:7.2f} ms ({replay_s / n * 1e6:5.1f} µs/round), "
+              f"load {load_s * 1000:7.2f} ms")
+    print(f"  per-round replay cost, 1000 rounds vs 10: {per_round[2] / per_round[0]:.2f}× (1.0 = linear)")
 
 
 def request_figures(rounds_before: int, samples: int = 200) -> None:

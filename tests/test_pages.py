@@ -46,7 +46,7 @@ def test_every_page_answers_in_both_languages(client: FlaskClient, url: str, lan
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert f'<html lang="{lang}">' in page
-    assert "referee.css" in page
+    assert "app.css" in page
     assert "HX-Request" in response.headers["Vary"]
 
 
