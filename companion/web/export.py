@@ -7,7 +7,6 @@ import io
 from datetime import datetime
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, abort, current_app, render_template, url_for
 from flask_babel import gettext
 
@@ -46,7 +45,7 @@ def sheet_context(game: games.Game) -> dict[str, Any]:
         "ruleset_name": game.setup.ruleset.name[current_language()],
         "created": created.strftime("%d.%m.%Y"),
         "view_url": view_url,
-        "qr": Markup(segno.make(view_url, error="m").svg_inline(scale=2, border=0)),
+        "qr": ui.qr_svg(view_url),
         "suited": suited,
     }
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
@@ -63,6 +62,13 @@ def whole(text: str, default: Any = None) -> Any:
 
 def see_other(endpoint: str, **values: Any) -> Any:
     return redirect(url_for(endpoint, **values), code=303)
+
+
+def as_editor(response: Any, game: games.Game, token: str) -> Any:
+    """Give this phone the series' edit rights and list it among its recent series."""
+    ui.grant_edit(response, game.id, token)
+    ui.remember_recent(response, game.id)
+    return response
 
 
 # -- start ------------------------------------------------------------------
@@ -210,10 +216,7 @@ def create() -> Any:
         else:
             form.errors["names"] = message
         return render_start(form, 422)
-    response = see_other("play.share", series_id=game.id)
-    ui.grant_edit(response, game.id, token)
-    ui.remember_recent(response, game.id)
-    return response
+    return as_editor(see_other("play.share", series_id=game.id), game, token)
 
 
 @bp.post("/series/<series_id>/again")
@@ -221,17 +224,10 @@ def again(series_id: str) -> Any:
     """New series, same players and rules; the first starter is drawn by lot."""
     old = editable_or_403(series_id)
     game, token = games.create(get_db(), list(old.setup.players), old.setup.ruleset.id, old.row.options or None)
-    response = see_other("play.share", series_id=game.id)
-    ui.grant_edit(response, game.id, token)
-    ui.remember_recent(response, game.id)
-    return response
+    return as_editor(see_other("play.share", series_id=game.id), game, token)
 
 
 # -- sharing ----------------------------------------------------------------
-
-
-def qr_svg(url: str) -> str:
-    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
 
 
 @bp.get("/series/<series_id>/edit")
@@ -241,10 +237,7 @@ def claim(series_id: str) -> Any:
     token = request.args.get("token", "")
     if not token or not game.row.token_matches(token):
         abort(403)
-    response = see_other("series.show", series_id=game.id)
-    ui.grant_edit(response, game.id, token)
-    ui.remember_recent(response, game.id)
-    return response
+    return as_editor(see_other("series.show", series_id=game.id), game, token)
 
 
 @bp.get("/series/<series_id>/share")
@@ -254,7 +247,7 @@ def share(series_id: str) -> Any:
     view_url = url_for("series.show", series_id=game.id, _external=True)
     edit_url = url_for("play.claim", series_id=game.id, token=token, _external=True)
     return render_template("share.html", game=game, view_url=view_url, edit_url=edit_url,
-                           view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url))
+                           view_qr=ui.qr_svg(view_url), edit_qr=ui.qr_svg(edit_url))
 
 
 # -- round entry ------------------------------------------------------------

@@ -16,10 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-import segno
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
-from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from .. import faq
@@ -141,10 +139,6 @@ def paragraphs(text: str) -> list[str]:
     return [p.strip() for p in text.split("\n\n") if p.strip()]
 
 
-def qr_svg(url: str) -> Markup:
-    return Markup(segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=True))
-
-
 @bp.get("/faq/<slug>")
 def faq_entry_page(slug: str) -> Response:
     entry = faq.get_entry(slug)
@@ -159,7 +153,7 @@ def faq_entry_page(slug: str) -> Response:
     permalink = url_for("referee.faq_entry_page", slug=slug, _external=True)
     return page(
         "faq_entry.html", entry=entry, text=text, paragraphs=paragraphs(text.answer), notes=notes,
-        ruleset=rs, related=related, permalink=permalink, qr=qr_svg(permalink),
+        ruleset=rs, related=related, permalink=permalink, qr=ui.qr_svg(permalink),
         applies=entry.applies_to(rs.id if rs else None),
     )
 

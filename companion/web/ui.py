@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+import segno
 from flask import Response, request
 from flask_babel import gettext, ngettext
+from markupsafe import Markup
 
 from .. import games
 from ..core.cards import Card, Rank, Suit, deck
@@ -248,3 +250,9 @@ def history_view(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]),
                      "after": round_summary(h["after"]) if h["after"] else None})
     return list(reversed(rows))
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of `url` as inline SVG without a fixed size (CSS sizes it)."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
+
