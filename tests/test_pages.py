@@ -272,3 +272,13 @@ def test_referee_ignores_garbage_and_prompts(client: FlaskClient) -> None:
     assert "Tap the top card" in page
     page = client.get("/referee?lang=en&top=9H&card=9H").get_data(as_text=True)
     assert "cannot be played on itself" in page
+
+
+def test_from_a_series_the_referee_pages_open_on_its_rule_set(client: FlaskClient) -> None:
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "ruleset": "classic"}).get_json()
+    page = client.get(f"/series/{created['id']}").get_data(as_text=True)
+    assert 'href="/faq?ruleset=classic"' in page
+    assert 'href="/rules/classic"' in page
+    assert 'href="/referee?ruleset=classic"' in page
+    faq_page = client.get("/faq?ruleset=classic").get_data(as_text=True)
+    assert 'href="/rules/classic"' in faq_page
