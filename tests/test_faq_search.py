@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import faq
+from companion import faq, faq_search
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "benchmarks" / "faq_eval"
@@ -50,7 +50,7 @@ def test_entries_are_frozen_and_cached() -> None:
         entry.slug = "x"  # type: ignore[misc]
     assert faq.get_entry(entry.slug) is entry
     assert faq.get_entry("no-such-entry") is None
-    assert faq.search_engine() is faq.search_engine()
+    assert faq_search.search_engine() is faq_search.search_engine()
 
 
 def test_full_answer_adds_the_rule_set_note() -> None:
@@ -92,14 +92,14 @@ SEVEN = ["семёрка", "семерка", "семёрку", "семь", "7", 
 def test_every_notation_of_a_card_gives_the_same_tokens(phrases: list[str], card: str) -> None:
     rank = "zzr" + card[3:-1]
     for phrase in phrases:
-        assert faq.card_concepts(phrase) == [rank, card], phrase
+        assert faq_search.card_concepts(phrase) == [rank, card], phrase
 
 
 def test_rank_words_and_digits_share_a_token() -> None:
     for phrase in SEVEN:
-        assert faq.card_concepts(phrase) == ["zzr7"], phrase
-    assert faq.card_concepts("дама") == faq.card_concepts("queen") == faq.card_concepts("дамой") == ["zzrq"]
-    assert faq.card_concepts("туз") == faq.card_concepts("aces") == ["zzra"]
+        assert faq_search.card_concepts(phrase) == ["zzr7"], phrase
+    assert faq_search.card_concepts("дама") == faq_search.card_concepts("queen") == faq_search.card_concepts("дамой") == ["zzrq"]
+    assert faq_search.card_concepts("туз") == faq_search.card_concepts("aces") == ["zzra"]
 
 
 def test_suit_words_share_a_token() -> None:
@@ -108,65 +108,65 @@ def test_suit_words_share_a_token() -> None:
                          (["буби", "бубны", "diamonds", "♦"], "zzsd"),
                          (["черви", "червы", "hearts", "♥"], "zzsh")):
         for word in group:
-            assert faq.card_concepts(word) == [token], word
+            assert faq_search.card_concepts(word) == [token], word
 
 
 def test_card_phrases_in_a_sentence() -> None:
-    tokens = faq.analyse("Можно ли дамой червей покрыть пикового короля?")
+    tokens = faq_search.analyse("Можно ли дамой червей покрыть пикового короля?")
     assert "zzcqh" in tokens and "zzcks" in tokens
     # "семёрку или пикового короля": the seven stays a plain seven
-    assert faq.card_concepts("семёрку или пикового короля") == ["zzr7", "zzrk", "zzcks"]
+    assert faq_search.card_concepts("семёрку или пикового короля") == ["zzr7", "zzrk", "zzcks"]
 
 
 def test_english_words_are_not_taken_for_cards() -> None:
-    assert faq.card_concepts("as soon as I had drawn") == []
-    assert faq.card_concepts("ad hoc") == []
+    assert faq_search.card_concepts("as soon as I had drawn") == []
+    assert faq_search.card_concepts("ad hoc") == []
 
 
 def test_analyser_folds_case_yo_and_stems() -> None:
-    assert faq.analyse("ЁЛКА") == faq.analyse("елка")
-    assert faq.analyse("пересдача") == faq.analyse("Пересдали")
-    assert faq.analyse("drawing cards") == faq.analyse("draws card")
-    assert faq.analyse("и а но the of") == []
+    assert faq_search.analyse("ЁЛКА") == faq_search.analyse("елка")
+    assert faq_search.analyse("пересдача") == faq_search.analyse("Пересдали")
+    assert faq_search.analyse("drawing cards") == faq_search.analyse("draws card")
+    assert faq_search.analyse("и а но the of") == []
 
 
 def test_synonyms_cross_languages() -> None:
-    assert faq.analyse("штраф") == faq.analyse("penalty")
-    assert faq.analyse("пересдача") == faq.analyse("redeal")
-    assert faq.analyse("вдвоём") == faq.analyse("два игрока") == faq.analyse("two players")
+    assert faq_search.analyse("штраф") == faq_search.analyse("penalty")
+    assert faq_search.analyse("пересдача") == faq_search.analyse("redeal")
+    assert faq_search.analyse("вдвоём") == faq_search.analyse("два игрока") == faq_search.analyse("two players")
 
 
 def test_language_detection() -> None:
-    assert faq.detect_language("дама червей") == "ru"
-    assert faq.detect_language("queen of hearts") == "en"
-    assert faq.detect_language("Q♥ сколько") == "ru"
+    assert faq_search.detect_language("дама червей") == "ru"
+    assert faq_search.detect_language("queen of hearts") == "en"
+    assert faq_search.detect_language("Q♥ сколько") == "ru"
 
 
 # -- typo fallback ---------------------------------------------------------------
 
 
 def test_edit_distance() -> None:
-    assert faq.edit_distance("sevn", "seven") == 1
-    assert faq.edit_distance("сколко", "сколько") == 1
-    assert faq.edit_distance("qeuen", "queen") == 1  # a swap counts once
-    assert faq.edit_distance("abc", "xyz", limit=1) == 2
+    assert faq_search.edit_distance("sevn", "seven") == 1
+    assert faq_search.edit_distance("сколко", "сколько") == 1
+    assert faq_search.edit_distance("qeuen", "queen") == 1  # a swap counts once
+    assert faq_search.edit_distance("abc", "xyz", limit=1) == 2
 
 
 def test_unknown_words_are_corrected_to_indexed_ones() -> None:
-    engine = faq.search_engine()
-    assert engine.analyse_query("sevn") == faq.analyse("seven")
-    assert engine.analyse_query("пересдчаа") == faq.analyse("пересдача")
+    engine = faq_search.search_engine()
+    assert engine.analyse_query("sevn") == faq_search.analyse("seven")
+    assert engine.analyse_query("пересдчаа") == faq_search.analyse("пересдача")
     assert engine.analyse_query("шестерrа")  # mixed scripts stay harmless
 
 
 def test_typos_still_find_the_entry() -> None:
-    assert faq.search("qeen of harts finish")[0].slug == "queen-finish" or \
-        "queen-finish" in [r.slug for r in faq.search("qeen of harts finish")[:3]]
-    assert faq.search("пиквый корол")[0].slug.startswith("spade-king")
+    assert faq_search.search("qeen of harts finish")[0].slug == "queen-finish" or \
+        "queen-finish" in [r.slug for r in faq_search.search("qeen of harts finish")[:3]]
+    assert faq_search.search("пиквый корол")[0].slug.startswith("spade-king")
 
 
 def test_short_or_known_words_are_not_corrected() -> None:
-    engine = faq.search_engine()
+    engine = faq_search.search_engine()
     assert engine.spell.correct("abc") is None
     assert engine.spell.correct("zzzzzzzz") is None
 
@@ -175,59 +175,59 @@ def test_short_or_known_words_are_not_corrected() -> None:
 
 
 def test_search_finds_by_question_in_both_languages() -> None:
-    assert faq.search("пиковый король")[0].slug.startswith("spade-king")
-    assert faq.search("king of spades played")[0].slug.startswith("spade-king")
-    assert faq.search("пересдача")[0].slug in {"redeal", "deadlock"}
+    assert faq_search.search("пиковый король")[0].slug.startswith("spade-king")
+    assert faq_search.search("king of spades played")[0].slug.startswith("spade-king")
+    assert faq_search.search("пересдача")[0].slug in {"redeal", "deadlock"}
 
 
 def test_search_mixed_language_query() -> None:
-    slugs = [r.slug for r in faq.search("Д♥ last card minus сколько", limit=3)]
+    slugs = [r.slug for r in faq_search.search("Д♥ last card minus сколько", limit=3)]
     assert "queen-finish" in slugs
 
 
 def test_search_results_are_ordered_and_limited() -> None:
-    results = faq.search("дама", limit=5)
+    results = faq_search.search("дама", limit=5)
     assert 0 < len(results) <= 5
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
-    assert all(isinstance(r, faq.Result) and r.entry.slug == r.slug for r in results)
+    assert all(isinstance(r, faq_search.Result) and r.entry.slug == r.slug for r in results)
 
 
 def test_search_with_nothing_to_find() -> None:
-    assert faq.search("") == []
-    assert faq.search("   ?!  ") == []
-    assert faq.search("и а но") == []
-    assert faq.search('"quotes" AND OR NEAR( * ^') is not None  # FTS5 syntax in a query is harmless
+    assert faq_search.search("") == []
+    assert faq_search.search("   ?!  ") == []
+    assert faq_search.search("и а но") == []
+    assert faq_search.search('"quotes" AND OR NEAR( * ^') is not None  # FTS5 syntax in a query is harmless
 
 
 def test_ruleset_demotes_entries_that_do_not_apply() -> None:
     off = next(e for e in faq.all_entries() if e.rulesets and "igrafan" not in e.rulesets)
     query = off.en.question
-    plain = {r.slug: r.score for r in faq.search(query)}
-    scoped = {r.slug: r.score for r in faq.search(query, ruleset="igrafan")}
+    plain = {r.slug: r.score for r in faq_search.search(query)}
+    scoped = {r.slug: r.score for r in faq_search.search(query, ruleset="igrafan")}
     assert scoped[off.slug] < plain[off.slug]
 
 
 def test_card_relations() -> None:
     """A number before a rank counts cards; a card "on/на" another card names the played rank."""
-    assert faq.analyse("две семёрки") == faq.analyse("two sevens") == [faq.SAME_RANK, "zzr7"]
-    assert faq.analyse("взять две") == faq.analyse("draw 2") == ["zzdraw", faq.number_token("2")]  # not a card
-    assert faq.onto_token("q") in faq.analyse("дама пик на десятку бубей")
-    assert faq.onto_token("q") in faq.analyse("can I put a queen on a ten of diamonds")
-    assert faq.ONTO_SAME in faq.analyse("даму на даму")
-    assert faq.ONTO_SAME in faq.analyse("крестовую даму на бубновую")  # the noun left out: a queen
-    assert faq.ONTO_SUIT in faq.analyse("бубну на черву")
-    assert faq.subject_rank(faq.analyse("Q♠ on 7♥")) == "q"
-    assert faq.subject_rank(faq.analyse("что делает семёрка")) == "7"
-    assert faq.subject_rank(faq.analyse("пара восьмёрок")) is None
+    assert faq_search.analyse("две семёрки") == faq_search.analyse("two sevens") == [faq_search.SAME_RANK, "zzr7"]
+    assert faq_search.analyse("взять две") == faq_search.analyse("draw 2") == ["zzdraw", faq_search.number_token("2")]  # not a card
+    assert faq_search.onto_token("q") in faq_search.analyse("дама пик на десятку бубей")
+    assert faq_search.onto_token("q") in faq_search.analyse("can I put a queen on a ten of diamonds")
+    assert faq_search.ONTO_SAME in faq_search.analyse("даму на даму")
+    assert faq_search.ONTO_SAME in faq_search.analyse("крестовую даму на бубновую")  # the noun left out: a queen
+    assert faq_search.ONTO_SUIT in faq_search.analyse("бубну на черву")
+    assert faq_search.subject_rank(faq_search.analyse("Q♠ on 7♥")) == "q"
+    assert faq_search.subject_rank(faq_search.analyse("что делает семёрка")) == "7"
+    assert faq_search.subject_rank(faq_search.analyse("пара восьмёрок")) is None
 
 
 def test_shared_stem_does_not_pick_a_group() -> None:
     """"закончил" (went out) and "закончилась" (ran out) share a stem: only the listed words map."""
-    assert faq.analyse("закончил") != faq.analyse("закончилась")
+    assert faq_search.analyse("закончил") != faq_search.analyse("закончилась")
 
 
 def test_search_is_fast() -> None:
-    engine = faq.search_engine()
+    engine = faq_search.search_engine()
     questions = [q["text"] for q in tuning_questions()]
     engine.search(questions[0])
     times = []
@@ -246,7 +246,7 @@ def test_dev_set_quality_gate() -> None:
     top1 = top3 = 0
     misses = []
     for q in questions:
-        slugs = [r.slug for r in faq.search(q["text"], limit=3)]
+        slugs = [r.slug for r in faq_search.search(q["text"], limit=3)]
         top1 += bool(slugs) and slugs[0] in q["expect"]
         hit3 = any(s in q["expect"] for s in slugs)
         top3 += hit3

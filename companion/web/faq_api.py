@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import faq
+from .. import faq, faq_search
 from ..core.errors import N_
 from ..core.rules import get_ruleset
 from ..i18n import LANGUAGES, current_language
@@ -80,7 +80,7 @@ def _json(body: dict[str, Any]) -> Response:
 
 
 @bp.get("/faq")
-def faq_search() -> Response:
+def search_faq() -> Response:
     lang = requested_language()
     ruleset = requested_ruleset()
     limit = requested_limit()
@@ -90,7 +90,7 @@ def faq_search() -> Response:
     else:
         results = [
             result_json(r.entry, lang, ruleset, r.score)
-            for r in faq.search(q, ruleset=ruleset, limit=limit)  # the query language is detected
+            for r in faq_search.search(q, ruleset=ruleset, limit=limit)  # the query language is detected
         ]
     return _json({"results": results})
 

@@ -20,7 +20,7 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from flask_babel import gettext, ngettext
 from werkzeug.exceptions import HTTPException
 
-from .. import faq
+from .. import faq, faq_search
 from ..core.cards import Card, Rank, Suit, parse_card
 from ..core.errors import CardError, RuleError
 from ..core.referee import PlayVerdict, check_play
@@ -127,7 +127,7 @@ def faq_page() -> Response:
     q = request.args.get("q", "").strip()[:MAX_QUERY_LENGTH]
     rs = ruleset_arg(request.args.get("ruleset"))
     ruleset = rs.id if rs else None
-    results = [FaqItem.of(r.entry, ruleset) for r in faq.search(q, ruleset=ruleset)] if q else []
+    results = [FaqItem.of(r.entry, ruleset) for r in faq_search.search(q, ruleset=ruleset)] if q else []
     context = {"q": q, "ruleset": rs, "results": results,
                "groups": [] if q else grouped_entries(ruleset)}
     if fragment_wanted():

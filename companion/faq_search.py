@@ -1,0 +1,568 @@
+"""Search over the FAQ entries (`companion.faq`).
+
+The search indexes every entry as one document with
+Russian and English columns in an in-memory SQLite FTS5 table. Text is
+normalised by our own analyser before it reaches FTS5, identically for the
+index and for the query:
+
+- case folding, ё → е, Snowball stemming per word (Cyrillic words with the
+  Russian stemmer, Latin words with the English one), stop words dropped;
+- card phrases in every notation (``Д♥``, ``Дч``, ``дама червей``,
+  ``червовая дама``, ``queen of hearts``, ``QH``, ``Q♥``) become shared concept
+  tokens: one for the rank, one for the suit, one for the card;
+- relations between card phrases become concept tokens too: a number before
+  a rank counts cards of one rank (``две семёрки``), a number elsewhere is a
+  number (``взять две``), and a card ``на``/``on`` another card names the rank
+  played (``дама на десятку`` → a queen played on another rank);
+- synonyms from `data/search_synonyms.toml` fold onto one token per group,
+  across both languages, so a mixed query still meets both columns (a stem two
+  groups share decides nothing: only the listed words map);
+- a query word the index has never seen is corrected to the closest known
+  word (trigram candidates, then edit distance).
+
+Question and keywords weigh more than the answer (bm25 column weights). An
+entry whose questions name a single rank is about that rank ("Что делает
+семёрка?"); when the query is about that one rank too, the entry's score is
+raised (SUBJECT).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+import snowballstemmer
+
+from .faq import DATA, LANGS, FaqEntry, _entries, all_entries
+
+SYNONYMS_FILE = DATA / "search_synonyms.toml"
+
+
+# -- text analysis --------------------------------------------------------------
+
+_STEMMERS = {"ru": snowballstemmer.stemmer("russian"), "en": snowballstemmer.stemmer("english")}
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_LATIN = re.compile(r"[a-z]", re.IGNORECASE)
+_SUIT_SYMBOLS = {"♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "\ufe0f": "", "\ufe0e": ""}
+_SUIT_IDS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+_RANK_IDS = {
+    **{str(n): str(n) for n in range(2, 11)},
+    "j": "j", "q": "q", "k": "k", "a": "a", "в": "j", "д": "q", "к": "k", "т": "a",
+}
+_CYR_SUITS = {"п": "s", "ч": "h", "б": "d", "т": "c", "к": "c"}
+_LAT_SUITS = {"s": "s", "h": "h", "d": "d", "c": "c"}
+# One pass over the text: a rank with a suit symbol (K♠, Д ♥, 10♣), a lone suit
+# symbol, or a word (which may still be a compact card: qh, дч, 10c).
+_SCAN = re.compile(r"(?P<card>(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣])|(?P<suit>[♠♥♦♣])|(?P<word>\w+)")
+_LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
+_CYR_CARD = re.compile(r"(10|[6-9]|[вдкт])([пчбтк])")
+_WORD = re.compile(r"[\w-]+")
+# Compact forms that are more often English words or plurals ("as", "ad", "7s").
+_LAT_CARD_WORDS = {"as", "ad"}
+_CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
+_SUIT_LETTERS = {"S": "♠", "D": "♦"}
+# A Russian suit adjective with no noun after it stands for the card just named:
+# "крестовую даму на бубновую" is a queen on a queen.
+_ADJECTIVE = re.compile(r"[а-я](?:ый|ой|ий|ая|ую|ое|ого|ому)$")
+
+
+def fold(text: str) -> str:
+    """Case folding, ё → е, NFC, and one form of each suit symbol."""
+    text = unicodedata.normalize("NFC", text).lower().replace("ё", "е")
+    for old, new in _SUIT_SYMBOLS.items():
+        text = text.replace(old, new)
+    return text
+
+
+def script_of(word: str) -> str:
+    return "ru" if _CYRILLIC.search(word) else "en"
+
+
+def detect_language(text: str) -> str:
+    """'ru' when the text has more Cyrillic than Latin letters, else 'en'."""
+    return "ru" if len(_CYRILLIC.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
+
+
+@lru_cache(maxsize=50_000)
+def stem(word: str) -> str:
+    if word.isdigit():
+        return word
+    return str(_STEMMERS[script_of(word)].stemWord(word))
+
+
+def rank_token(rank: str) -> str:
+    return f"zzr{rank}"
+
+
+def suit_token(suit: str) -> str:
+    return f"zzs{suit}"
+
+
+def card_token(rank: str, suit: str) -> str:
+    return f"zzc{rank}{suit}"
+
+
+RANK_TOKENS = {rank_token(r): r for r in set(_RANK_IDS.values())}
+SUIT_TOKENS = {suit_token(s): s for s in _SUIT_IDS.values()}
+CARD_TOKENS = frozenset(card_token(r, s) for r in set(_RANK_IDS.values()) for s in _SUIT_IDS.values())
+
+
+@dataclass
+class _Atom:
+    """One unit of text: a plain word, or a rank, suit or card concept."""
+
+    word: str = ""  # the folded surface form (plain words only)
+    rank: str = ""
+    suit: str = ""
+    is_card: bool = False
+    source: str = ""  # the word a rank or suit was read from ("две", "семерки")
+    concept: str = ""  # a relation between card phrases (see `_relations`)
+
+    def tokens(self) -> list[str]:
+        if self.concept:
+            return [self.concept]
+        if self.rank and self.suit:
+            # No suit token: "Q♦" is about the queen, hardly about diamonds in general.
+            return [rank_token(self.rank), card_token(self.rank, self.suit)]
+        if self.rank:
+            return [rank_token(self.rank)]
+        if self.suit:
+            return [suit_token(self.suit)]
+        return []
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Synonyms, card words and stop words (data/search_synonyms.toml), ready for lookup."""
+
+    stopwords: frozenset[str]
+    ranks: Mapping[str, str]        # stem or surface → rank id
+    suits: Mapping[str, str]        # stem or surface → suit id
+    joiners: frozenset[str]         # words allowed between a rank and its suit ("of")
+    surface: Mapping[str, tuple[str, ...]]        # folded word → tokens (checked before stemming)
+    phrases: Mapping[tuple[str, ...], tuple[str, ...]]  # stem sequence → tokens
+    max_phrase: int
+    words: frozenset[str]           # every folded word named in the file (for typo correction)
+    expand: Mapping[str, str]       # folded word → the folded phrase it stands for
+    onto: frozenset[str] = frozenset()    # "на", "on": a card played onto another card
+    counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
+
+    @classmethod
+    def from_toml(cls, data: Mapping[str, Any]) -> "Vocabulary":
+        stop = {fold(w) for lang in LANGS for w in data.get("stopwords", {}).get(lang, [])}
+        ranks: dict[str, str] = {}
+        suits: dict[str, str] = {}
+        words: set[str] = set(stop)
+        for table, target in (("ranks", ranks), ("suits", suits)):
+            for concept, names in data.get(table, {}).items():
+                for name in names:
+                    w = fold(name)
+                    words.add(w)
+                    target[w] = concept
+                    target.setdefault("~" + stem(w), concept)
+        surface: dict[str, tuple[str, ...]] = {}
+        phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
+        ambiguous: set[tuple[str, ...]] = set()
+        for group in data.get("group", []):
+            token = "zz" + re.sub(r"[^a-z0-9]", "", group["id"])
+            for name in group["words"]:
+                parts = [w for w in re.findall(r"\w+", fold(name))]
+                words.update(parts)
+                if len(parts) == 1:
+                    surface[parts[0]] = (token,)
+                key = tuple(stem(w) for w in parts)
+                if phrases.get(key, (token,)) != (token,):
+                    ambiguous.add(key)
+                phrases[key] = (token,)
+        # A stem two groups share ("закончил" / "закончилась") decides nothing: only the
+        # words as written in the file map to their group.
+        for key in ambiguous:
+            del phrases[key]
+        expand = {fold(k): fold(v) for k, v in data.get("expand", {}).items()}
+        words.update(expand)
+        return cls(
+            stopwords=frozenset(stop), ranks=MappingProxyType(ranks), suits=MappingProxyType(suits),
+            joiners=frozenset(fold(w) for w in data.get("joiners", [])),
+            surface=MappingProxyType(surface), phrases=MappingProxyType(phrases),
+            max_phrase=max((len(k) for k in phrases), default=1), words=frozenset(words),
+            expand=MappingProxyType(expand),
+            onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
+            counts=frozenset(fold(w) for w in data.get("relations", {}).get("counts", [])),
+        )
+
+    def rank_of(self, word: str) -> str | None:
+        return self.ranks.get(word) or self.ranks.get("~" + stem(word))
+
+    def suit_of(self, word: str) -> str | None:
+        return self.suits.get(word) or self.suits.get("~" + stem(word))
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    return Vocabulary.from_toml(tomllib.loads(SYNONYMS_FILE.read_text(encoding="utf-8")))
+
+
+def _atoms(text: str, vocab: Vocabulary) -> Iterator[_Atom]:
+    """Scan folded text into atoms; compact card notations are recognised here."""
+    for m in _SCAN.finditer(text):
+        if m.group("card"):
+            raw = m.group("card").replace(" ", "")
+            yield _Atom(rank=_RANK_IDS[raw[:-1]], suit=_SUIT_IDS[raw[-1]], is_card=True)
+        elif m.group("suit"):
+            yield _Atom(suit=_SUIT_IDS[m.group("suit")])
+        else:
+            word = m.group("word")
+            lat = _LAT_CARD.fullmatch(word)
+            if lat and word not in _LAT_CARD_WORDS:
+                rank, suit = lat.groups()
+                if suit == "s" and rank.isdigit():  # "7s", "10s": sevens, tens
+                    yield _Atom(rank=rank)
+                else:
+                    yield _Atom(rank=rank, suit=suit, is_card=True)
+                continue
+            cyr = _CYR_CARD.fullmatch(word)
+            if cyr:
+                rank, suit = cyr.groups()
+                yield _Atom(rank=_RANK_IDS[rank], suit=_CYR_SUITS[suit], is_card=True)
+                continue
+            if word.isdigit():
+                yield _Atom(rank=word, source=word) if word in _RANK_IDS else _Atom(word=word)
+                continue
+            rank_id = vocab.rank_of(word)
+            suit_id = None if rank_id else vocab.suit_of(word)
+            if rank_id:
+                yield _Atom(rank=rank_id, source=word)
+            elif suit_id:
+                yield _Atom(suit=suit_id, source=word)
+            else:
+                yield _Atom(word=word)
+
+
+def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
+    """A rank next to a suit (“дама червей”, “пиковый король”, “queen of hearts”) is one card."""
+    out: list[_Atom] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        if a.rank and not a.suit or a.suit and not a.rank:
+            j = i + 1
+            if j < len(atoms) and atoms[j].word in vocab.joiners and a.rank:
+                j += 1
+            if j < len(atoms):
+                b = atoms[j]
+                if a.rank and b.suit and not b.rank:
+                    out.append(_Atom(rank=a.rank, suit=b.suit, is_card=True))
+                    i = j + 1
+                    continue
+                if a.suit and b.rank and not b.suit and j == i + 1:
+                    out.append(_Atom(rank=b.rank, suit=a.suit, is_card=True))
+                    i = j + 1
+                    continue
+        out.append(a)
+        i += 1
+    return out
+
+
+# Concept tokens for relations between card phrases.
+SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
+ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
+ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
+
+
+def number_token(n: str) -> str:
+    """A number that is not a card ("два игрока", "draw 2"), the same in both languages."""
+    return f"zzn{n}"
+
+
+def onto_token(rank: str) -> str:
+    """A card of `rank` played onto a card of another rank ("дама на десятку", "Q♠ on 7♥")."""
+    return f"zzonto{rank}"
+
+
+def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
+    """Add relation concepts: a count before a rank, and one card phrase played onto another."""
+    out: list[_Atom] = []
+    for i, a in enumerate(atoms):
+        nxt = atoms[i + 1] if i + 1 < len(atoms) else None
+        if a.rank and not a.suit and a.source in vocab.counts:
+            if nxt and nxt.rank and nxt.rank != a.rank and nxt.source not in vocab.counts:
+                out.append(_Atom(concept=SAME_RANK))  # "две семёрки": two sevens, not a two and a seven
+            else:
+                out.append(_Atom(concept=number_token(a.rank)))  # "two players", "draw 2": a number, not a card
+            continue
+        out.append(a)
+        if not (a.rank or a.suit) or not nxt or nxt.word not in vocab.onto:
+            continue
+        j = i + 2
+        while j < len(atoms) and atoms[j].word in vocab.stopwords:  # "on a ten", "on the queen"
+            j += 1
+        b = atoms[j] if j < len(atoms) else None
+        if b is None or not (b.rank or b.suit):
+            continue
+        if a.rank and not b.rank and _ADJECTIVE.search(b.source):
+            out.append(_Atom(concept=ONTO_SAME))
+        elif a.rank and b.rank:
+            out.append(_Atom(concept=ONTO_SAME if a.rank == b.rank else onto_token(a.rank)))
+        elif a.rank:
+            out.append(_Atom(concept=onto_token(a.rank)))
+        elif b.suit and not b.rank:
+            out.append(_Atom(concept=ONTO_SUIT))
+    return out
+
+
+def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool = False) -> list[str]:
+    """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
+    vocab = vocab or vocabulary()
+    text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
+    if vocab.expand:
+        text = _WORD.sub(lambda m: vocab.expand.get(m.group(0), m.group(0)), text)
+    atoms = _relations(_join_cards(list(_atoms(text, vocab)), vocab), vocab)
+    tokens: list[str] = []
+    words: list[str] = []  # a run of plain words, matched against phrases
+
+    def flush() -> None:
+        stems = [stem(w) for w in words]
+        i = 0
+        while i < len(words):
+            for size in range(min(vocab.max_phrase, len(words) - i), 1, -1):
+                found = vocab.phrases.get(tuple(stems[i:i + size]))
+                if found:
+                    tokens.extend(found)
+                    i += size
+                    break
+            else:
+                w = words[i]
+                if w in vocab.surface:
+                    tokens.extend(vocab.surface[w])
+                elif keep_stopwords or w not in vocab.stopwords:
+                    tokens.extend(vocab.phrases.get((stems[i],), (stems[i],)))
+                i += 1
+        words.clear()
+
+    for atom in atoms:
+        if atom.word:
+            words.append(atom.word)
+        else:
+            flush()
+            tokens.extend(atom.tokens())
+    flush()
+    return tokens
+
+
+def card_concepts(text: str) -> list[str]:
+    """The concept tokens of the card phrases in `text` (rank, suit and card tokens)."""
+    return [t for t in analyse(text) if t in RANK_TOKENS or t in SUIT_TOKENS or t in CARD_TOKENS]
+
+
+# -- typo correction ------------------------------------------------------------
+
+
+def _trigrams(word: str) -> set[str]:
+    padded = f"^{word}$"
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Damerau–Levenshtein (optimal string alignment), stopping early past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+class SpellIndex:
+    """Known words by trigram; `correct` finds the closest one to an unknown word."""
+
+    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None) -> None:
+        self.words = frozenset(w for w in words if len(w) >= 3 and not w.isdigit())
+        self.frequency = frequency or {}
+        self.by_trigram: dict[str, list[str]] = {}
+        for w in sorted(self.words):
+            for g in _trigrams(w):
+                self.by_trigram.setdefault(g, []).append(w)
+
+    def correct(self, word: str) -> str | None:
+        if len(word) < 4 or word.isdigit():
+            return None
+        limit = 1 if len(word) <= 5 else 2
+        grams = _trigrams(word)
+        shared: dict[str, int] = {}
+        for g in grams:
+            for w in self.by_trigram.get(g, ()):
+                shared[w] = shared.get(w, 0) + 1
+        script = script_of(word)
+        best: tuple[int, int, str] | None = None
+        for w, n in shared.items():
+            # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
+            if w[0] != word[0] or n < max(1, len(grams) // 4) or script_of(w) != script:
+                continue
+            d = edit_distance(word, w, limit)
+            if d > limit:
+                continue
+            key = (d, -self.frequency.get(w, 0), w)
+            if best is None or key < best:
+                best = key
+        return best[2] if best else None
+
+
+# -- search ---------------------------------------------------------------------
+
+# Two FTS5 tables, so that a term's rarity (bm25's idf) is counted among the
+# questions for the head and among the answers for the body: "queen" is in
+# half of all answers but in few questions. The scores add up per entry.
+TABLES = {
+    "head": ("q_ru", "kw_ru", "q_en", "kw_en"),   # question and keywords (+ slug words)
+    "body": ("a_ru", "n_ru", "a_en", "n_en"),     # verdict + answer, and the rule-set notes
+}
+WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights within a table
+TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
+OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
+OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
+SUBJECT = 1.3         # score factor for entries about the one rank the query is about
+MAX_QUERY_TOKENS = 40
+_TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
+
+
+@dataclass(frozen=True)
+class Result:
+    slug: str
+    score: float
+    entry: FaqEntry
+
+
+class FaqSearch:
+    """FTS5 search over FAQ entries; build once, then `search` many times (thread-safe)."""
+
+    def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None) -> None:
+        self.vocab = vocab or vocabulary()
+        self.entries = {e.slug: e for e in entries}
+        self._lock = threading.Lock()
+        self.db = sqlite3.connect(":memory:", check_same_thread=False)
+        for table, cols in TABLES.items():
+            self.db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')")
+        self.tokens: set[str] = set()
+        surface: dict[str, int] = {}
+        for entry in self.entries.values():
+            columns: dict[str, str] = {}
+            for lang in LANGS:
+                t = entry.text(lang)
+                keywords = " ; ".join(t.keywords) + (" ; " + entry.slug.replace("-", " ") if lang == "en" else "")
+                fields = {"q": t.question, "kw": keywords, "a": f"{t.verdict}\n{t.answer}", "n": "\n".join(t.by_ruleset.values())}
+                for kind, text in fields.items():
+                    tokens = analyse(text, self.vocab)
+                    self.tokens.update(tokens)
+                    columns[f"{kind}_{lang}"] = " ".join(tokens)
+                    for w in re.findall(r"\w+", fold(text)):
+                        surface[w] = surface.get(w, 0) + 1
+            for table, cols in TABLES.items():
+                self.db.execute(
+                    f"INSERT INTO {table} (slug, {', '.join(cols)}) VALUES (?{', ?' * len(cols)})",
+                    [entry.slug, *(columns[c] for c in cols)],
+                )
+        self.spell = SpellIndex(set(surface) | self.vocab.words, surface)
+        # The rank an entry is about: the only rank its questions name ("Что делает семёрка?").
+        self.subjects = {
+            slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
+            for slug, e in self.entries.items()
+        }
+
+    def analyse_query(self, q: str) -> list[str]:
+        """Query tokens: like the index, after correcting words the index does not know."""
+        words = []
+        for m in _SCAN.finditer(fold(q)):
+            w = m.group(0)
+            if m.group("word") and not self._known(w):
+                w = self.spell.correct(w) or w
+            words.append(w)
+        return analyse(" ".join(words), self.vocab)[:MAX_QUERY_TOKENS]
+
+    def _known(self, word: str) -> bool:
+        v = self.vocab
+        if word.isdigit() or len(word) < 4 or word in v.stopwords or word in v.surface or word in v.words:
+            return True
+        if v.rank_of(word) or v.suit_of(word) or _LAT_CARD.fullmatch(word) or _CYR_CARD.fullmatch(word):
+            return True
+        s = stem(word)
+        return s in self.tokens or (s,) in v.phrases
+
+    def search(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
+        tokens = list(dict.fromkeys(self.analyse_query(q)))
+        tokens = [t for t in tokens if t in self.tokens]
+        if not tokens or limit <= 0:
+            return []
+        lang = lang if lang in LANGS else detect_language(q)
+        match = " OR ".join(f'"{t}"' for t in tokens)
+        parts = []
+        for table, cols in TABLES.items():
+            weights = []
+            for col in cols:
+                kind, col_lang = col.split("_")
+                weights.append(WEIGHTS[kind] * (1.0 if col_lang == lang else OTHER_LANGUAGE))
+            parts.append(
+                f"SELECT slug, -bm25({table}, 0, {', '.join(map(str, weights))}) * {TABLE_WEIGHTS[table]} AS s "
+                f"FROM {table} WHERE {table} MATCH :match"
+            )
+        sql = f"SELECT slug, SUM(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY slug"
+        with self._lock:
+            rows = self.db.execute(sql, {"match": match}).fetchall()
+        subject = subject_rank(tokens)
+        results = []
+        for slug, score in rows:
+            entry = self.entries[slug]
+            if not entry.applies_to(ruleset):
+                score *= OFF_RULESET
+            if subject and self.subjects[slug] == subject:
+                score *= SUBJECT
+            results.append(Result(slug, round(float(score), 4), entry))
+        results.sort(key=lambda r: -r.score)
+        return results[:limit]
+
+
+def subject_rank(tokens: Sequence[str]) -> str | None:
+    """The rank a text is about: the card played onto another, else its only rank
+    (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
+    if SAME_RANK in tokens:
+        return None
+    played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
+    ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
+    return next(iter(ranks)) if len(ranks) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def search_engine() -> FaqSearch:
+    return FaqSearch(all_entries())
+
+
+def search(q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
+    """The best entries for `q`, best first (the process-wide engine)."""
+    return search_engine().search(q, lang=lang, ruleset=ruleset, limit=limit)
+
+
+def clear_caches() -> None:
+    """Forget loaded entries and the built index (tests, or after editing data files)."""
+    _entries.cache_clear()
+    vocabulary.cache_clear()
+    search_engine.cache_clear()
+
+
+__all__: Sequence[str] = (
+    "FaqSearch", "Result", "analyse", "card_concepts", "clear_caches", "detect_language", "search", "search_engine",
+)
