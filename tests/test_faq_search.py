@@ -1,4 +1,4 @@
-"""The FAQ loader, the search analyser and engine, and the FAQ API (companion/faq.py, web/faq_api.py)."""
+"""The FAQ loader, the search analyser and engine, and the FAQ API (companion/faq.py, companion/faq_search.py, web/faq_api.py)."""
 
 from __future__ import annotations
 
