@@ -203,3 +203,12 @@ def test_edit_then_restore_and_refusals_change_nothing(client: FlaskClient, app:
     else:
         assert r.status_code in (400, 422)
         assert client.get(url(created)).get_json() == original
+
+
+def test_get_series_answers_304_while_nothing_changed(client: FlaskClient, series: dict[str, Any]) -> None:
+    first = client.get(url(series))
+    assert first.headers["ETag"] == '"1"'
+    assert client.get(url(series), headers={"If-None-Match": '"1"'}).status_code == 304
+    client.post(url(series, "/rounds"), json=ROUND, headers=bearer(series))
+    again = client.get(url(series), headers={"If-None-Match": '"1"'})
+    assert again.status_code == 200 and again.headers["ETag"] == '"2"'

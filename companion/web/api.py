@@ -198,8 +198,12 @@ def create_series() -> Any:
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
     game = load_game(series_id)
-    response = jsonify(series_json(game))
-    response.headers["ETag"] = f'"{game.version}"'
+    etag = str(game.version)
+    if request.if_none_match.contains(etag):  # a client following the series: nothing new
+        response = Response(status=304)
+    else:
+        response = jsonify(series_json(game))
+    response.set_etag(etag)
     return response
 
 
