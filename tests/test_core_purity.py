@@ -1,4 +1,4 @@
-"""The rules core imports nothing but the standard library and itself."""
+"""The rules core imports nothing but the standard library and itself, and type-checks under mypy --strict."""
 
 from __future__ import annotations
 
@@ -25,3 +25,10 @@ def test_core_uses_only_the_standard_library() -> None:
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {name}"
+
+
+def test_core_passes_mypy_strict() -> None:
+    from mypy import api
+
+    stdout, stderr, status = api.run(["--strict", "--follow-imports=silent", str(CORE)])
+    assert status == 0, stdout + stderr
