@@ -40,7 +40,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import snowballstemmer
 
-from .faq import DATA, LANGS, FaqEntry, _entries, all_entries
+from .faq import DATA, LANGS, FaqEntry, all_entries
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -556,13 +556,6 @@ def search(q: str, lang: str | None = None, ruleset: str | None = None, limit: i
     return search_engine().search(q, lang=lang, ruleset=ruleset, limit=limit)
 
 
-def clear_caches() -> None:
-    """Forget loaded entries and the built index (tests, or after editing data files)."""
-    _entries.cache_clear()
-    vocabulary.cache_clear()
-    search_engine.cache_clear()
-
-
 __all__: Sequence[str] = (
-    "FaqSearch", "Result", "analyse", "card_concepts", "clear_caches", "detect_language", "search", "search_engine",
+    "FaqSearch", "Result", "analyse", "card_concepts", "detect_language", "search", "search_engine",
 )

@@ -12,7 +12,7 @@ from functools import cached_property
 from enum import Enum
 from typing import Any, Mapping
 
-from .cards import DECK_SIZES, Suit
+from .cards import DECK_SIZES
 from .errors import N_, OptionError
 
 
@@ -297,7 +297,3 @@ def get_ruleset(ruleset_id: Any) -> RuleSet:
         N_("Unknown rule set “%(ruleset)s”. Choose one of: %(known)s."),
         ruleset=str(ruleset_id), known=", ".join(RULESETS),
     )
-
-
-def special_queen_suit(options: Options) -> Suit:
-    return Suit(options.special_queen)
