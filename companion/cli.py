@@ -28,6 +28,7 @@ def serve(host: str, port: int, threads: int) -> None:
 
     app = create_app()
     url = f"http://{lan_address()}:{port}/"
+    app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
     print(f"«Сто одно» is running. Open on a phone on the same network / Откройте на телефоне в той же сети:\n\n    {url}\n")
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)

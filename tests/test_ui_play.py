@@ -343,3 +343,13 @@ def test_addresses_of_forms_answer_a_get_with_their_page(client: FlaskClient) ->
     assert client.get("/new?lang=en").headers["Location"] == "/"
     assert client.get(f"/series/{series_id}/again").headers["Location"] == f"/series/{series_id}"
     assert client.get(f"/series/{series_id}/round/1/delete").status_code == 303
+
+
+def test_shared_links_opened_on_the_serving_machine_point_at_its_network_address(app: Flask, client: FlaskClient) -> None:
+    app.config["PUBLIC_URL"] = "http://192.0.2.7:8101/"
+    form = {"name": ["Аня", "Борис"], "ruleset": "igrafan", "starter": "0"}
+    for host, expected in (("http://localhost:8101", "http://192.0.2.7:8101/series/"),  # on the serving machine
+                           ("http://192.0.2.9:8101", "http://192.0.2.9:8101/series/")):  # from another phone
+        created = client.post("/new", data=form, base_url=host)
+        share = client.get(created.headers["Location"], base_url=host).get_data(as_text=True)
+        assert expected in share and "http://localhost" not in share

@@ -7,7 +7,7 @@ import io
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, render_template
 from flask_babel import gettext
 
 from markupsafe import Markup, escape
@@ -37,7 +37,7 @@ def load_or_404(series_id: str) -> games.Game:
 
 
 def sheet_context(game: games.Game) -> dict[str, Any]:
-    view_url = url_for("series.show", series_id=game.id, _external=True)
+    view_url = ui.public_url("series.show", series_id=game.id)
     created = datetime.fromisoformat(game.row.created_at)
     return {
         "game": game,

@@ -244,8 +244,8 @@ def claim(series_id: str) -> Any:
 def share(series_id: str) -> Any:
     game = editable_or_403(series_id)
     token = request.cookies[ui.edit_cookie(game.id)]
-    view_url = url_for("series.show", series_id=game.id, _external=True)
-    edit_url = url_for("play.claim", series_id=game.id, token=token, _external=True)
+    view_url = ui.public_url("series.show", series_id=game.id)
+    edit_url = ui.public_url("play.claim", series_id=game.id, token=token)
     return render_template("share.html", game=game, view_url=view_url, edit_url=edit_url,
                            view_qr=ui.qr_svg(view_url), edit_qr=ui.qr_svg(edit_url))
 

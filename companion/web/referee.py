@@ -150,7 +150,7 @@ def faq_entry_page(slug: str) -> Response:
              for rid, note in text.by_ruleset.items() if rid in RULESETS]
     notes.sort(key=lambda n: not n[2])  # the set in force first
     related = [FaqItem.of(e, rs.id if rs else None) for e in map(faq.get_entry, entry.related) if e]
-    permalink = url_for("referee.faq_entry_page", slug=slug, _external=True)
+    permalink = ui.public_url("referee.faq_entry_page", slug=slug)
     return page(
         "faq_entry.html", entry=entry, text=text, paragraphs=paragraphs(text.answer), notes=notes,
         ruleset=rs, related=related, permalink=permalink, qr=ui.qr_svg(permalink),

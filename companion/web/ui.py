@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import segno
-from flask import Response, request
+from flask import Response, current_app, request, url_for
 from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
@@ -255,4 +255,21 @@ def history_view(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def qr_svg(url: str) -> Markup:
     """A QR code of `url` as inline SVG without a fixed size (CSS sizes it)."""
     return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """An absolute link another phone can open (for QR codes and shared links).
+
+    Opened on the serving machine itself (localhost), the request's host would
+    be useless to other phones, so the network address `companion serve`
+    found (config PUBLIC_URL) is used instead.
+    """
+    base = request.host_url
+    public = current_app.config.get("PUBLIC_URL")
+    if public and request.host.rsplit(":", 1)[0] in LOOPBACK_HOSTS:
+        base = public
+    return base.rstrip("/") + url_for(endpoint, **values)
 
