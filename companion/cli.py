@@ -13,7 +13,7 @@ def lan_address() -> str:
     """The address other phones on the same network can reach (no packet is sent)."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
-        probe.connect(("10.255.255.255", 1))  # UDP connect only picks a route
+        probe.connect(("198.51.100.1", 9))  # a UDP connect only picks a route and sends nothing
         return str(probe.getsockname()[0])
     except OSError:
         return "127.0.0.1"
