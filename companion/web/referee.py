@@ -36,13 +36,6 @@ bp = Blueprint("referee", __name__)
 VARY = "HX-Request, Accept-Language, Cookie"
 
 
-def fragment_wanted() -> bool:
-    """An htmx request for a piece of the page (not a boosted link, not a history restore)."""
-    headers = request.headers
-    return (headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true"
-            and headers.get("HX-History-Restore-Request") != "true")
-
-
 def page(template: str, status: int = 200, /, **context: Any) -> Response:
     response = make_response(render_template(template, **context), status)
     response.headers["Vary"] = VARY
@@ -130,7 +123,7 @@ def faq_page() -> Response:
     results = [FaqItem.of(r.entry, ruleset) for r in faq_search.search(q, ruleset=ruleset)] if q else []
     context = {"q": q, "ruleset": rs, "results": results,
                "groups": [] if q else grouped_entries(ruleset)}
-    if fragment_wanted():
+    if ui.is_fragment():
         return page("_faq_results.html", **context)
     return page("faq.html", **context)
 
@@ -497,7 +490,7 @@ def referee_page() -> Any:
         "grid_rows": ui.card_grid(q.ruleset.defaults.deck), "suits": _suit_choices(),
         "top_code": q.top.code if q.top else "", "card_code": q.card.code if q.card else "",
     }
-    if fragment_wanted():
+    if ui.is_fragment():
         return page("_verdict.html", oob=True, **context)
     return page("referee.html", **context)
 

@@ -20,16 +20,11 @@ from . import ui
 bp = Blueprint("series", __name__)
 
 
-def is_fragment() -> bool:
-    """An htmx request for a part of the page (not a boosted whole-page navigation)."""
-    return bool(request.headers.get("HX-Request")) and not request.headers.get("HX-Boosted")
-
-
 def render_series(game: games.Game, status: int = 200, message: str | None = None) -> Any:
     editor = ui.can_edit(game)
     context = dict(game=game, standings=game.standings, view=ui.standings_view(game), editor=editor,
                    history=ui.history_view(round_history(get_db(), game.id)), message=message)
-    template = "_standings.html" if is_fragment() else "series.html"
+    template = "_standings.html" if ui.is_fragment() else "series.html"
     response = make_response(render_template(template, **context), status)
     response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
     response.headers["Cache-Control"] = "no-cache, private"
@@ -42,7 +37,7 @@ def show(series_id: str) -> Any:
     if game is None:
         abort(404)
     editor = ui.can_edit(game)
-    kind = "f" if is_fragment() else "p"
+    kind = "f" if ui.is_fragment() else "p"
     etag = f"v{game.version}-{current_language()}-{'e' if editor else 'r'}-{kind}"
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)

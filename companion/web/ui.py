@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 import segno
 from flask import Response, current_app, request, url_for
 from flask_babel import gettext, ngettext
+from htmx_flask import request as htmx_request
 from markupsafe import Markup
 
 from .. import games
@@ -273,3 +274,8 @@ def public_url(endpoint: str, **values: Any) -> str:
         base = public
     return base.rstrip("/") + url_for(endpoint, **values)
 
+
+def is_fragment() -> bool:
+    """An htmx request for a piece of the page: not a boosted link, not a history restore."""
+    htmx = htmx_request.htmx
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
