@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from typing import Any
 
@@ -353,3 +354,13 @@ def test_shared_links_opened_on_the_serving_machine_point_at_its_network_address
         created = client.post("/new", data=form, base_url=host)
         share = client.get(created.headers["Location"], base_url=host).get_data(as_text=True)
         assert expected in share and "http://localhost" not in share
+
+
+def test_the_poll_carries_the_fragment_etag_so_even_the_first_poll_is_a_304(client: FlaskClient) -> None:
+    series_id = create(client)
+    page = client.get(f"/series/{series_id}").get_data(as_text=True)
+    found = re.search(r"hx-headers='([^']*)'", page)
+    assert found, "the standings poll sends its own If-None-Match"
+    header = json.loads(found.group(1))["If-None-Match"]
+    poll = client.get(f"/series/{series_id}", headers={"HX-Request": "true", "If-None-Match": header})
+    assert poll.status_code == 304 and poll.data == b""

@@ -20,10 +20,17 @@ from . import ui
 bp = Blueprint("series", __name__)
 
 
+def standings_etag(game: games.Game, fragment: bool) -> str:
+    """Series version, language, editor or reader, fragment or page: what the answer depends on."""
+    return f"v{game.version}-{current_language()}-{'e' if ui.can_edit(game) else 'r'}-{'f' if fragment else 'p'}"
+
+
 def render_series(game: games.Game, status: int = 200, message: str | None = None) -> Any:
     editor = ui.can_edit(game)
+    # The poll sends the ETag of the fragment it would get, so even the first poll after a page load is a 304.
     context = dict(game=game, standings=game.standings, view=ui.standings_view(game), editor=editor,
-                   history=ui.history_view(round_history(get_db(), game.id)), message=message)
+                   history=ui.history_view(round_history(get_db(), game.id)), message=message,
+                   poll_etag=f'W/"{standings_etag(game, True)}"')
     template = "_standings.html" if ui.is_fragment() else "series.html"
     response = make_response(render_template(template, **context), status)
     response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
@@ -36,9 +43,7 @@ def show(series_id: str) -> Any:
     game = games.load(get_db(), series_id)
     if game is None:
         abort(404)
-    editor = ui.can_edit(game)
-    kind = "f" if ui.is_fragment() else "p"
-    etag = f"v{game.version}-{current_language()}-{'e' if editor else 'r'}-{kind}"
+    etag = standings_etag(game, ui.is_fragment())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
         response.set_etag(etag, weak=True)
