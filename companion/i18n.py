@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -30,6 +31,13 @@ def select_language() -> str:
         if candidate in LANGUAGES:
             return candidate
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def lang_url(language: str) -> str:
+    """This page in another language: the same path and query, with ?lang= set."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [language]
+    return f"{request.path}?{urlencode(args, doseq=True)}"
 
 
 def current_language() -> str:
@@ -81,4 +89,4 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
     Babel(app, locale_selector=select_language)
-    app.context_processor(lambda: {"lang": current_language(), "languages": LANGUAGES})
+    app.context_processor(lambda: {"lang": current_language(), "languages": LANGUAGES, "lang_url": lang_url})

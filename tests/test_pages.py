@@ -282,3 +282,8 @@ def test_from_a_series_the_referee_pages_open_on_its_rule_set(client: FlaskClien
     assert 'href="/referee?ruleset=classic"' in page
     faq_page = client.get("/faq?ruleset=classic").get_data(as_text=True)
     assert 'href="/rules/classic"' in faq_page
+
+
+def test_the_language_switch_keeps_the_question(client: FlaskClient) -> None:
+    page = client.get("/faq", query_string={"q": "дама на семёрку"}).get_data(as_text=True)
+    assert 'href="/faq?q=%D0%B4%D0%B0%D0%BC%D0%B0+%D0%BD%D0%B0+%D1%81%D0%B5%D0%BC%D1%91%D1%80%D0%BA%D1%83&amp;lang=en"' in page
