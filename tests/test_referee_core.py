@@ -38,7 +38,7 @@ def test_plain_matching() -> None:
     assert effect(play("igrafan", 3, "9♥", "J♥")) == (True, 0, 1)
     assert effect(play("igrafan", 3, "9♥", "9♣")) == (True, 0, 1)
     v = play("igrafan", 3, "9♥", "J♣")
-    assert effect(v) == (False, 0, 0) and v.faq == "same-colour"
+    assert effect(v) == (False, 0, 0) and v.faq == "no-playable-card"
     assert "play a ♥ card, a 9 or a queen" in v.message
 
 

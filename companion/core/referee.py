@@ -302,7 +302,7 @@ def _decide(
         return False, _EIGHT_FOLLOW, "eight"
     if (suit is _HEARTS or suit is _DIAMONDS) == (top.suit is _HEARTS or top.suit is _DIAMONDS):
         return False, _SAME_COLOUR, "same-colour"
-    return False, _NO_MATCH, "same-colour"
+    return False, _NO_MATCH, "no-playable-card"  # nothing matches: draw one and pass
 
 
 def _verdict(
