@@ -23,6 +23,7 @@ class RuleError(ValueError):
     """Input refused by the rules; the message says what was wrong and how to fix it."""
 
     code = "refused"
+    field: str | None = None  # the input it concerns, where that is not a player: "winner", "finishing_card"
 
     def __init__(self, template: str, **params: Any) -> None:
         self.template = template
@@ -45,8 +46,10 @@ class SeriesSetupError(RuleError):
 class RoundError(RuleError):
     code = "invalid-round"
 
-    def __init__(self, template: str, *, round_no: int | None = None, **params: Any) -> None:
+    def __init__(self, template: str, *, round_no: int | None = None, field: str | None = None,
+                 **params: Any) -> None:
         self.round_no = round_no
+        self.field = field
         super().__init__(template, **params)
 
 

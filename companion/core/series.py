@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping, Sequence
 
 from .cards import Card, parse_card
-from .errors import N_, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
+from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
 from .rules import OnLoss, Options, RuleSet, get_ruleset
 from .scoring import HandScore, queen_finish_deduction, score_hand, settle_total
 
@@ -111,14 +111,19 @@ class RoundInput:
             return cls(redeal=True)
         winner = data.get("winner")
         if winner is None or winner == "":
-            raise RoundError(N_("Say who went out: a round that is not a redeal needs a winner."))
+            raise RoundError(N_("Say who went out: a round that is not a redeal needs a winner."), field="winner")
         if isinstance(winner, list):
-            raise RoundError(N_("Only one player can go out in a round; give one winner."))
+            raise RoundError(N_("Only one player can go out in a round; give one winner."), field="winner")
         winner = _find_player(setup.players, winner, "winner")
         card_text = data.get("finishing_card")
         if card_text is None or card_text == "":
-            raise RoundError(N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner)
-        finishing = parse_card(card_text, setup.options.deck)
+            raise RoundError(N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner,
+                             field="finishing_card")
+        try:
+            finishing = parse_card(card_text, setup.options.deck)
+        except CardError as error:
+            error.field = "finishing_card"
+            raise
         hands_data = data.get("hands", {})
         typed_data = data.get("typed_points", {})
         if not isinstance(hands_data, Mapping):
@@ -247,7 +252,8 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
             if card in seen:
                 other = seen[card]
                 if other == "finish":
-                    yield RoundError(N_("%(card)s is the finishing card, so it cannot also be in the hand of %(player)s."), card=str(card), player=player)
+                    yield RoundError(N_("%(card)s is the finishing card, so it cannot also be in the hand of %(player)s."),
+                                     card=str(card), player=player, field="finishing_card")
                 elif other == player:
                     yield RoundError(N_("%(card)s is twice in the hand of %(player)s; a deck has one of each card."), card=str(card), player=player)
                 else:
@@ -259,7 +265,7 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
     if rank in standings.setup.ruleset.play.must_be_covered:
         yield RoundError(
             N_("A round cannot end on %(card)s in this rule set: its player must play another card on it. Enter the last card actually played."),
-            card=str(entry.finishing_card),
+            card=str(entry.finishing_card), field="finishing_card",
         )
 
 

@@ -23,6 +23,7 @@ from ..core.series import RoundInput, Standings, round_problems
 from ..i18n import current_language, translate_error
 from ..storage import get_db
 from . import ui
+from .series import render_series
 
 bp = Blueprint("play", __name__)
 
@@ -319,10 +320,9 @@ class RoundForm:
 
 def error_field(error: RuleError, game: games.Game) -> str:
     """Which field of the round form an error from the core is about."""
-    template = error.template
-    if template.startswith(("Say who went out", "Only one player can go out")):
+    if error.field == "winner":
         return "winner"
-    if "finishing card" in template or "round cannot end on" in template or "went out with" in template:
+    if error.field == "finishing_card":
         return "finish"
     for key in ("second", "player"):
         name = error.params.get(key)
@@ -483,13 +483,9 @@ def delete_round(series_id: str, n: int) -> Any:
     try:
         games.delete_round(get_db(), game, n, if_match=whole(version))
     except games.VersionConflict as conflict:
-        from .series import render_series
-
         return render_series(conflict.game, status=409,
                              message=gettext("Someone else saved first, so nothing was undone. Here is the fresh state; try again if you still want to."))
     except RuleError as error:
-        from .series import render_series
-
         return render_series(game, status=422, message=translate_error(error))
     return see_other("series.show", series_id=game.id)
 
