@@ -7,7 +7,7 @@ import io
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template
+from flask import Blueprint, Response, current_app, render_template
 from flask_babel import gettext
 
 from markupsafe import Markup, escape
@@ -15,7 +15,6 @@ from markupsafe import Markup, escape
 from .. import games
 from ..i18n import current_language
 from ..pdf import html_to_pdf
-from ..storage import get_db
 from . import ui
 
 bp = Blueprint("export", __name__)
@@ -27,13 +26,6 @@ def suited(text: str) -> Markup:
     return Markup("").join(
         Markup('<span class="red">{}</span>').format(char) if char in "♥♦" else escape(char) for char in text
     )
-
-
-def load_or_404(series_id: str) -> games.Game:
-    game = games.load(get_db(), series_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def sheet_context(game: games.Game) -> dict[str, Any]:
@@ -52,7 +44,7 @@ def sheet_context(game: games.Game) -> dict[str, Any]:
 
 @bp.get("/series/<series_id>/scoresheet.pdf")
 def scoresheet_pdf(series_id: str) -> Response:
-    game = load_or_404(series_id)
+    game = ui.load_or_404(series_id)
     html = render_template("scoresheet.html", **sheet_context(game))
     pdf = html_to_pdf(html, current_app.static_folder or "static")
     response = Response(pdf, mimetype="application/pdf")
@@ -63,7 +55,7 @@ def scoresheet_pdf(series_id: str) -> Response:
 
 @bp.get("/series/<series_id>/scoresheet.csv")
 def scoresheet_csv(series_id: str) -> Response:
-    game = load_or_404(series_id)
+    game = ui.load_or_404(series_id)
     players = game.setup.players
     out = io.StringIO()
     out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8

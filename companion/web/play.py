@@ -39,15 +39,8 @@ def error_page(error: HTTPException) -> Any:
     return render_template("error.html", code=error.code), error.code
 
 
-def load_or_404(series_id: str) -> games.Game:
-    game = games.load(get_db(), series_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def editable_or_403(series_id: str) -> games.Game:
-    game = load_or_404(series_id)
+    game = ui.load_or_404(series_id)
     if not ui.can_edit(game):
         abort(403)
     return game
@@ -234,7 +227,7 @@ def again(series_id: str) -> Any:
 @bp.get("/series/<series_id>/edit")
 def claim(series_id: str) -> Any:
     """The edit link: remember its token on this phone, then show the series."""
-    game = load_or_404(series_id)
+    game = ui.load_or_404(series_id)
     token = request.args.get("token", "")
     if not token or not game.row.token_matches(token):
         abort(403)

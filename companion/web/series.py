@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, make_response, render_template, request
 
 from .. import games
 from ..i18n import current_language
@@ -40,9 +40,7 @@ def render_series(game: games.Game, status: int = 200, message: str | None = Non
 
 @bp.get("/series/<series_id>")
 def show(series_id: str) -> Any:
-    game = games.load(get_db(), series_id)
-    if game is None:
-        abort(404)
+    game = ui.load_or_404(series_id)
     etag = standings_etag(game, ui.is_fragment())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)

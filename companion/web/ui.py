@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import segno
-from flask import Response, current_app, request, url_for
+from flask import Response, abort, current_app, request, url_for
 from flask_babel import gettext, ngettext
 from htmx_flask import request as htmx_request
 from markupsafe import Markup
@@ -19,6 +19,7 @@ from .. import games
 from ..core.cards import Card, Rank, Suit, deck
 from ..core.series import PlayerStatus, Standings, replay
 from ..i18n import current_language
+from ..storage import get_db
 
 EDIT_COOKIE_DAYS = 400
 DANGER_WITHIN = 25  # a total this close to the loss line is one bad hand from losing
@@ -279,3 +280,12 @@ def is_fragment() -> bool:
     """An htmx request for a piece of the page: not a boosted link, not a history restore."""
     htmx = htmx_request.htmx
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def load_or_404(series_id: str) -> games.Game:
+    """The series of a page's URL; an unknown one is the 404 page."""
+    game = games.load(get_db(), series_id)
+    if game is None:
+        abort(404)
+    return game
+
