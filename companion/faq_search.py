@@ -32,7 +32,6 @@ import re
 import sqlite3
 import threading
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -40,6 +39,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import snowballstemmer
 
+from .core import cards
 from .faq import DATA, LANGS, FaqEntry, all_entries
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
@@ -50,14 +50,25 @@ SYNONYMS_FILE = DATA / "search_synonyms.toml"
 _STEMMERS = {"ru": snowballstemmer.stemmer("russian"), "en": snowballstemmer.stemmer("english")}
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
-_SUIT_SYMBOLS = {"♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "\ufe0f": "", "\ufe0e": ""}
-_SUIT_IDS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+
+def rank_id(rank: cards.Rank) -> str:
+    """The id of a rank in concept tokens: "7", "10", "q"."""
+    return rank.value.lower()
+
+
+def suit_id(suit: cards.Suit) -> str:
+    """The id of a suit in concept tokens: "s", "h", "d", "c"."""
+    return suit.letter.lower()
+
+
+# The card notation, from the core's one definition (companion/core/cards.py).
+_SUIT_IDS = {symbol: suit_id(suit) for symbol, suit in cards.SUIT_SYMBOLS.items()}
 _RANK_IDS = {
-    **{str(n): str(n) for n in range(2, 11)},
-    "j": "j", "q": "q", "k": "k", "a": "a", "в": "j", "д": "q", "к": "k", "т": "a",
+    **{r.value: rank_id(r) for r in cards.NUMBER_RANKS},
+    **{letter: rank_id(r) for script in cards.RANK_LETTERS.values() for letter, r in script.items()},
 }
-_CYR_SUITS = {"п": "s", "ч": "h", "б": "d", "т": "c", "к": "c"}
-_LAT_SUITS = {"s": "s", "h": "h", "d": "d", "c": "c"}
+_CYR_SUITS = {letter: suit_id(s) for letter, s in cards.SUIT_LETTERS[cards.RU].items()}
 # One pass over the text: a rank with a suit symbol (K♠, Д ♥, 10♣), a lone suit
 # symbol, or a word (which may still be a compact card: qh, дч, 10c).
 _SCAN = re.compile(r"(?P<card>(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣])|(?P<suit>[♠♥♦♣])|(?P<word>\w+)")
@@ -68,17 +79,16 @@ _WORD = re.compile(r"[\w-]+")
 _LAT_CARD_WORDS = {"as", "ad"}
 _CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
 _SUIT_LETTERS = {"S": "♠", "D": "♦"}
-# A Russian suit adjective with no noun after it stands for the card just named:
-# "крестовую даму на бубновую" is a queen on a queen.
-_ADJECTIVE = re.compile(r"[а-я](?:ый|ой|ий|ая|ую|ое|ого|ому)$")
 
 
-def fold(text: str) -> str:
-    """Case folding, ё → е, NFC, and one form of each suit symbol."""
-    text = unicodedata.normalize("NFC", text).lower().replace("ё", "е")
-    for old, new in _SUIT_SYMBOLS.items():
-        text = text.replace(old, new)
-    return text
+def _is_suit_adjective(word: str) -> bool:
+    """A Russian suit adjective with no noun after it stands for the card just named:
+    "крестовую даму на бубновую" is a queen on a queen."""
+    found = cards.card_word(word)
+    return bool(found and found.adjective)
+
+
+fold = cards.fold  # case folding, ё → е, NFC, and one form of each suit symbol
 
 
 def script_of(word: str) -> str:
@@ -160,13 +170,16 @@ class Vocabulary:
         ranks: dict[str, str] = {}
         suits: dict[str, str] = {}
         words: set[str] = set(stop)
-        for table, target in (("ranks", ranks), ("suits", suits)):
-            for concept, names in data.get(table, {}).items():
-                for name in names:
-                    w = fold(name)
-                    words.add(w)
-                    target[w] = concept
-                    target.setdefault("~" + stem(w), concept)
+        # Card words come from the core's vocabulary: every form as written, and the stems of
+        # the dictionary words (for forms the vocabulary does not list).
+        for form, word in cards.word_forms().items():
+            target, concept = (ranks, rank_id(word.rank)) if word.rank else (suits, suit_id(word.suit))  # type: ignore[arg-type]
+            words.add(form)
+            target[form] = concept
+            target.setdefault("~" + stem(word.lemma), concept)
+        for letter, rank in cards.RANK_LETTERS[cards.EN].items():
+            if letter != "a":  # a lone "q", "k", "j" is a rank; a lone "a" is the article
+                ranks[letter] = rank_id(rank)
         surface: dict[str, tuple[str, ...]] = {}
         phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
         ambiguous: set[tuple[str, ...]] = set()
@@ -194,7 +207,7 @@ class Vocabulary:
             max_phrase=max((len(k) for k in phrases), default=1), words=frozenset(words),
             expand=MappingProxyType(expand),
             onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
-            counts=frozenset(fold(w) for w in data.get("relations", {}).get("counts", [])),
+            counts=frozenset(_count_words()),
         )
 
     def rank_of(self, word: str) -> str | None:
@@ -202,6 +215,12 @@ class Vocabulary:
 
     def suit_of(self, word: str) -> str | None:
         return self.suits.get(word) or self.suits.get("~" + stem(word))
+
+
+def _count_words() -> set[str]:
+    """Numbers that can count cards of one rank (there are four of each): 2, 3, 4 in words and digits."""
+    counts = {w.form for w in cards.word_forms().values() if w.numeral and w.rank and 2 <= w.rank.face_value <= 4}
+    return counts | {"2", "3", "4"}
 
 
 @lru_cache(maxsize=1)
@@ -271,6 +290,7 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 
 
 # Concept tokens for relations between card phrases.
+PAIR = "zzpair"  # the group of "пара", "together", "at once": several cards played together
 SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
 ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
 ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
@@ -306,7 +326,7 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         b = atoms[j] if j < len(atoms) else None
         if b is None or not (b.rank or b.suit):
             continue
-        if a.rank and not b.rank and _ADJECTIVE.search(b.source):
+        if a.rank and not b.rank and _is_suit_adjective(b.source):
             out.append(_Atom(concept=ONTO_SAME))
         elif a.rank and b.rank:
             out.append(_Atom(concept=ONTO_SAME if a.rank == b.rank else onto_token(a.rank)))
@@ -539,7 +559,7 @@ class FaqSearch:
 def subject_rank(tokens: Sequence[str]) -> str | None:
     """The rank a text is about: the card played onto another, else its only rank
     (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
-    if SAME_RANK in tokens:
+    if SAME_RANK in tokens or PAIR in tokens:
         return None
     played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
     ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
