@@ -38,11 +38,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import i18n, storage, web
+    from . import i18n, security, storage, web
 
     storage.init_app(app)
     i18n.init_app(app)
     web.init_app(app)
+    security.init_app(app)  # after the views: rate limits are put on them by URL
     return app
 
 

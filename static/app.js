@@ -91,6 +91,12 @@
     if (match && match[1] === target.dataset.version) e.detail.shouldSwap = false;
   });
 
+  // The standings poll only while the page is on screen (a filter in hx-trigger would need eval,
+  // which the Content-Security-Policy forbids).
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (e.detail.elt && e.detail.elt.id === "live" && document.visibilityState !== "visible") e.preventDefault();
+  });
+
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });
   }
