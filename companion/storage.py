@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -17,7 +18,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import sqlite_utils
-from flask import Flask, current_app
+from flask import Flask, current_app, has_app_context
 
 migrations = sqlite_utils.Migrations("companion")
 
@@ -75,12 +76,71 @@ def end_request(_error: BaseException | None = None) -> None:
         db.conn.rollback()
 
 
-def init_db(path: str) -> None:
-    db = connect(path)
+APPLICATION_ID = 0x31303121  # "101!": PRAGMA application_id marks the file as this app's database
+
+
+class DatabaseRefused(SystemExit):
+    """The file is not this app's database, or comes from a newer version: one line says which.
+
+    A SystemExit, so whatever starts the app (`companion serve`, a WSGI server) stops with that
+    line on stderr and exit status 1, not with a traceback."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"companion: {message}")
+
+
+def migration_names() -> list[str]:
+    return [m.name for m in migrations._migrations]
+
+
+def applied_migrations(db: sqlite_utils.Database) -> list[str]:
+    return [m.name for m in migrations.applied(db)]
+
+
+def check_database(db: sqlite_utils.Database, path: str) -> None:
+    """Refuse a file that is not this app's database or that a newer version has upgraded."""
     try:
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = set(db.table_names())
+        applied = applied_migrations(db)
+    except sqlite3.DatabaseError as error:
+        raise DatabaseRefused(f"{path} is not a database of this app ({error}); "
+                              "point DATABASE or COMPANION_INSTANCE at another file.") from None
+    if app_id not in (0, APPLICATION_ID) or (tables and not applied):
+        raise DatabaseRefused(f"{path} is not a database of this app (it holds other data); "
+                              "point DATABASE or COMPANION_INSTANCE at another file.")
+    unknown = [name for name in applied if name not in migration_names()]
+    if unknown:
+        raise DatabaseRefused(f"{path} was upgraded by a newer version of the app (migration {unknown[-1]}); "
+                              "install that version, or restore a backup made by this one.")
+
+
+def create_private(path: str) -> None:
+    """Create the database file readable by its owner only (0600), unless it exists."""
+    if path == ":memory:" or path.startswith("file:") or os.path.exists(path):
+        return
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+
+
+def init_db(path: str) -> None:
+    """Create or upgrade the database; raises DatabaseRefused for a foreign or newer file."""
+    try:
+        create_private(path)
+        db = connect(path)
+    except OSError as error:
+        raise DatabaseRefused(f"cannot open the database {path}: {error}") from None
+    except sqlite3.DatabaseError as error:
+        raise DatabaseRefused(f"{path} is not a database of this app ({error}); "
+                              "point DATABASE or COMPANION_INSTANCE at another file.") from None
+    try:
+        check_database(db, path)
         if path != ":memory:":
             db.enable_wal()
         migrations.apply(db)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     finally:
         db.close()
 
@@ -89,6 +149,21 @@ def init_app(app: Flask) -> None:
     init_db(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()
     app.teardown_appcontext(end_request)
+
+
+def note_write_failure(app: Flask, message: str) -> None:
+    """Remember that the storage refused a write (the health check reports it until a write succeeds)."""
+    app.extensions["companion.write_failure"] = message
+
+
+def last_write_failure(app: Flask) -> str | None:
+    failure: str | None = app.extensions.get("companion.write_failure")
+    return failure
+
+
+def _note_write_ok() -> None:
+    if has_app_context():
+        current_app.extensions.pop("companion.write_failure", None)
 
 
 def now() -> str:
@@ -134,6 +209,7 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
             "starter_drawn": int(starter_drawn), "edit_token_hash": hash_token(token), "version": 1,
             "created_at": stamp, "updated_at": stamp,
         })
+    _note_write_ok()
     return series_id, token
 
 
@@ -187,6 +263,7 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
             [series.id, n, action, dumps(old[n - 1]) if n <= len(old) else None,
              dumps(new_rounds[n - 1]) if action != "delete" else None, stamp],
         )
+    _note_write_ok()
     return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
 
 

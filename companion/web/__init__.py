@@ -23,3 +23,6 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(export.bp)
     app.register_blueprint(referee.bp)
     api.register_error_handlers(app)
+    from . import health
+
+    health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails

@@ -53,12 +53,6 @@ def json_object() -> dict[str, Any]:
 # -- rule sets and scoring -------------------------------------------------
 
 
-@bp.get("/health")
-def health() -> Any:
-    """A trivial endpoint for load balancers and for the request benchmark."""
-    return {"status": "ok"}
-
-
 def _plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
