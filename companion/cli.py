@@ -1,12 +1,17 @@
-"""The `companion` command: serve the app on the local network, or create the database."""
+"""The `companion` command (click): serve the app on the local network, or create the database."""
 
 from __future__ import annotations
 
-import argparse
+import ipaddress
 import socket
 import sys
 
+import click
 import segno
+
+DEFAULT_HOST = "0.0.0.0"
+DEFAULT_PORT = 8101
+DEFAULT_THREADS = 8
 
 
 def lan_address() -> str:
@@ -21,18 +26,45 @@ def lan_address() -> str:
         probe.close()
 
 
+def address_to_show(host: str) -> str:
+    """The host part of the address to print: one that reaches the server listening on `host`.
+
+    Listening on every interface (0.0.0.0, ::, empty), other phones reach it at the
+    machine's network address; listening on one address (127.0.0.1, a LAN IP, a name),
+    only that address serves.
+    """
+    if host in ("", "0.0.0.0", "::"):
+        return lan_address()
+    try:
+        if ipaddress.ip_address(host).version == 6:
+            return f"[{host}]"
+    except ValueError:
+        pass  # a host name
+    return host
+
+
 def serve(host: str, port: int, threads: int) -> None:
     from waitress import serve as waitress_serve
 
     from . import create_app
 
     app = create_app()
-    url = f"http://{lan_address()}:{port}/"
-    app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
+    url = f"http://{address_to_show(host)}:{port}/"
+    if not is_loopback(host):
+        app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
     print(f"«Сто одно» is running. Open on a phone on the same network / Откройте на телефоне в той же сети:\n\n    {url}\n")
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
     waitress_serve(app, host=host, port=port, threads=threads, ident="companion101")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def init_db() -> None:
@@ -42,19 +74,37 @@ def init_db() -> None:
     print(f"Database ready: {app.config['DATABASE']}")
 
 
+@click.group(help="«Сто одно» (101) table companion: scorekeeper, referee and scoresheet.")
+def cli() -> None:
+    pass
+
+
+@cli.command("serve", help="Serve the phone UI (by default on every interface of this machine).")
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
+              help="Interface to listen on; 127.0.0.1 serves this machine only.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
+@click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
+              help="Worker threads answering requests.")
+def serve_command(host: str, port: int, threads: int) -> None:
+    serve(host, port, threads)
+
+
+@cli.command("init-db", help="Create or upgrade the database in the instance folder.")
+def init_db_command() -> None:
+    init_db()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="companion", description="«Сто одно» (101) table companion")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("serve", help="serve the phone UI on the local network")
-    run.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all)")
-    run.add_argument("--port", type=int, default=8101, help="port (default: 8101)")
-    run.add_argument("--threads", type=int, default=8)
-    commands.add_parser("init-db", help="create or upgrade the database")
-    args = parser.parse_args(argv)
-    if args.command == "serve":
-        serve(args.host, args.port, args.threads)
-    else:
-        init_db()
+    """Run the command line; returns the exit status (used by tests and `python -m companion.cli`)."""
+    try:
+        cli.main(args=argv, prog_name="companion", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return int(done.exit_code)
+    except click.ClickException as error:
+        error.show()
+        return error.exit_code
+    except click.exceptions.Abort:
+        return 1
     return 0
 
 

@@ -36,11 +36,11 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
     client.post(f"/api/v1/series/{created['id']}/rounds", json={"winner": "Борис", "finishing_card": "9♥",
                 "hands": {"<i>Аня</i>": ["Q♥"]}}, headers={"Authorization": f"Bearer {created['edit_token']}"})
     with client.application.test_request_context("/?lang=ru"):
-        from companion import games
+        from companion import series_service
         from companion.storage import get_db
         from flask import render_template
 
-        html = render_template("scoresheet.html", **export.sheet_context(games.load(get_db(), created["id"])))
+        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "&lt;i&gt;Аня&lt;/i&gt;" in html and "<i>Аня</i>" not in html
     assert "Д<span class=\"red\">♥</span>" in html  # the queen of hearts, with a red suit
     assert "40" in html and "Серия продолжается" in html

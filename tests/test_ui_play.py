@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import games
+from companion import series_service
 from companion.storage import connect
 
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
@@ -26,10 +26,10 @@ def create(client: FlaskClient, names: list[str] = PLAYERS, **extra: str) -> str
     return match.group(1)
 
 
-def load(app: Flask, series_id: str) -> games.Game:
+def load(app: Flask, series_id: str) -> series_service.Series:
     db = connect(app.config["DATABASE"])
     try:
-        game = games.load(db, series_id)
+        game = series_service.load(db, series_id)
         assert game is not None
         return game
     finally:

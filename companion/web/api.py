@@ -12,7 +12,7 @@ from typing import Any, Callable
 from flask import Blueprint, Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import games
+from .. import series_service
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
 from ..core.rules import OPTION_SPECS, RULESETS, get_ruleset
@@ -101,7 +101,7 @@ def score() -> Any:
 # -- series -----------------------------------------------------------------
 
 
-def series_json(game: games.Game) -> dict[str, Any]:
+def series_json(game: series_service.Series) -> dict[str, Any]:
     st = game.standings
     options = game.setup.options
     return {
@@ -126,14 +126,14 @@ def series_json(game: games.Game) -> dict[str, Any]:
     }
 
 
-def load_game(series_id: str) -> games.Game:
-    game = games.load(get_db(), series_id)
+def load_game(series_id: str) -> series_service.Series:
+    game = series_service.load(get_db(), series_id)
     if game is None:
         raise ApiError(404, "not-found", N_("There is no series “%(id)s”. Check the link."), id=series_id)
     return game
 
 
-def authorize(game: games.Game) -> None:
+def authorize(game: series_service.Series) -> None:
     header = request.headers.get("Authorization", "")
     if not header:
         raise ApiError(401, "unauthorized", N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."))
@@ -154,21 +154,21 @@ def if_match_version() -> int | None:
     return int(digits)
 
 
-def write(series_id: str, change: Callable[[games.Game, int | None], games.Game]) -> games.Game:
+def write(series_id: str, change: Callable[[series_service.Series, int | None], series_service.Series]) -> series_service.Series:
     """Authorize, then apply `change`; without If-Match, a race is retried once on fresh state."""
     game = load_game(series_id)
     authorize(game)
     expected = if_match_version()
     try:
         return change(game, expected)
-    except games.VersionConflict as conflict:
+    except series_service.VersionConflict as conflict:
         if expected is not None:
             raise
-        return change(conflict.game, None)
+        return change(conflict.series, None)
 
 
-def stored_round(game: games.Game, n: int) -> int:
-    found = games.round_number(game, n)
+def stored_round(game: series_service.Series, n: int) -> int:
+    found = series_service.round_number(game, n)
     if found is None:
         raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
                        n=n, count=len(game.entries))
@@ -178,7 +178,7 @@ def stored_round(game: games.Game, n: int) -> int:
 @bp.post("/series")
 def create_series() -> Any:
     data = json_object()
-    game, token = games.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"))
+    game, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"))
     body = series_json(game)
     body["edit_token"] = token
     if game.row.starter_drawn:
@@ -204,7 +204,7 @@ def get_series(series_id: str) -> Any:
 @bp.post("/series/<series_id>/rounds")
 def add_round(series_id: str) -> Any:
     data = json_body()
-    game = write(series_id, lambda g, v: games.add_round(get_db(), g, data, v))
+    game = write(series_id, lambda g, v: series_service.add_round(get_db(), g, data, v))
     response = jsonify(series_json(game))
     response.status_code = 201
     return response
@@ -213,13 +213,13 @@ def add_round(series_id: str) -> Any:
 @bp.put("/series/<series_id>/rounds/<int:n>")
 def edit_round(series_id: str, n: int) -> Any:
     data = json_body()
-    game = write(series_id, lambda g, v: games.edit_round(get_db(), g, stored_round(g, n), data, v))
+    game = write(series_id, lambda g, v: series_service.edit_round(get_db(), g, stored_round(g, n), data, v))
     return series_json(game)
 
 
 @bp.delete("/series/<series_id>/rounds/<int:n>")
 def delete_round(series_id: str, n: int) -> Any:
-    game = write(series_id, lambda g, v: games.delete_round(get_db(), g, stored_round(g, n), v))
+    game = write(series_id, lambda g, v: series_service.delete_round(get_db(), g, stored_round(g, n), v))
     return series_json(game)
 
 
@@ -245,13 +245,13 @@ def register_error_handlers(app: Flask) -> None:
         body = error_response(status, error.code, translate_error(error))
         return body
 
-    @app.errorhandler(games.VersionConflict)
-    def conflict(error: games.VersionConflict) -> Response:
+    @app.errorhandler(series_service.VersionConflict)
+    def conflict(error: series_service.VersionConflict) -> Response:
         response = error_response(409, "stale-version", gettext(
             "Someone else saved first: the series is now at version %(version)s. Nothing was changed; look at the fresh state and try again.",
-            version=error.game.version))
+            version=error.series.version))
         body = response.get_json()
-        body["series"] = series_json(error.game)
+        body["series"] = series_json(error.series)
         response.set_data(jsonify(body).get_data())
         return response
 

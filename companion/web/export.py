@@ -12,7 +12,7 @@ from flask_babel import gettext
 
 from markupsafe import Markup, escape
 
-from .. import games
+from .. import series_service
 from ..i18n import current_language
 from ..pdf import html_to_pdf
 from . import ui
@@ -28,7 +28,7 @@ def suited(text: str) -> Markup:
     )
 
 
-def sheet_context(game: games.Game) -> dict[str, Any]:
+def sheet_context(game: series_service.Series) -> dict[str, Any]:
     view_url = ui.public_url("series.show", series_id=game.id)
     created = datetime.fromisoformat(game.row.created_at)
     return {

@@ -14,7 +14,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from .. import games
+from .. import series_service
 from ..core.cards import Card, parse_card
 from ..core.errors import CardError, OptionError, RuleError
 from ..core.rules import OPTION_SPECS, RULESETS
@@ -39,7 +39,7 @@ def error_page(error: HTTPException) -> Any:
     return render_template("error.html", code=error.code), error.code
 
 
-def editable_or_403(series_id: str) -> games.Game:
+def editable_or_403(series_id: str) -> series_service.Series:
     game = ui.load_or_404(series_id)
     if not ui.can_edit(game):
         abort(403)
@@ -58,7 +58,7 @@ def see_other(endpoint: str, **values: Any) -> Any:
     return redirect(url_for(endpoint, **values), code=303)
 
 
-def as_editor(response: Any, game: games.Game, token: str) -> Any:
+def as_editor(response: Any, game: series_service.Series, token: str) -> Any:
     """Give this phone the series' edit rights and list it among its recent series."""
     ui.grant_edit(response, game.id, token)
     ui.remember_recent(response, game.id)
@@ -162,7 +162,7 @@ def recent_view() -> list[dict[str, Any]]:
     db = get_db()
     found = []
     for series_id in ui.recent_ids():
-        game = games.load(db, series_id)
+        game = series_service.load(db, series_id)
         if game is not None:
             found.append({"id": game.id, "players": ", ".join(game.setup.players),
                           "rounds": len(game.entries), "finished": game.standings.finished,
@@ -180,7 +180,7 @@ def start() -> Any:
     form = StartForm()
     again = request.args.get("from")
     if again:
-        game = games.load(get_db(), again)
+        game = series_service.load(get_db(), again)
         if game is not None:
             form = StartForm(list(game.setup.players), game.setup.ruleset.id)
     return render_start(form)
@@ -200,7 +200,7 @@ def create() -> Any:
     if form.errors:
         return render_start(form, 422)
     try:
-        game, token = games.create(get_db(), names, form.ruleset, options or None, form.chosen_starter())
+        game, token = series_service.create(get_db(), names, form.ruleset, options or None, form.chosen_starter())
     except RuleError as error:
         message = translate_error(error)
         if isinstance(error, OptionError) and "key" in error.params:
@@ -217,7 +217,7 @@ def create() -> Any:
 def again(series_id: str) -> Any:
     """New series, same players and rules; the first starter is drawn by lot."""
     old = editable_or_403(series_id)
-    game, token = games.create(get_db(), list(old.setup.players), old.setup.ruleset.id, old.row.options or None)
+    game, token = series_service.create(get_db(), list(old.setup.players), old.setup.ruleset.id, old.row.options or None)
     return as_editor(see_other("play.share", series_id=game.id), game, token)
 
 
@@ -258,7 +258,7 @@ class RoundForm:
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, form: Any, game: games.Game, n: int | None) -> "RoundForm":
+    def read(cls, form: Any, game: series_service.Series, n: int | None) -> "RoundForm":
         count = len(game.setup.players)
         version = form.get("version", "")
         winner = form.get("winner", "")
@@ -276,7 +276,7 @@ class RoundForm:
         return rf
 
     @classmethod
-    def of_entry(cls, game: games.Game, n: int) -> "RoundForm":
+    def of_entry(cls, game: series_service.Series, n: int) -> "RoundForm":
         entry = game.entries[n - 1]
         players = list(game.setup.players)
         return cls(
@@ -292,8 +292,8 @@ class RoundForm:
         if message not in messages:
             messages.append(message)
 
-    def data(self, game: games.Game, before: Standings) -> dict[str, Any]:
-        """The round body for `games`: hands of everyone in play but the winner, or their typed points."""
+    def data(self, game: series_service.Series, before: Standings) -> dict[str, Any]:
+        """The round body for the series service: hands of everyone in play but the winner, or their typed points."""
         players = game.setup.players
         body: dict[str, Any] = {"winner": players[self.winner] if self.winner is not None else None,
                                 "finishing_card": self.finish or None, "hands": {}, "typed_points": {}}
@@ -311,7 +311,7 @@ class RoundForm:
         return body
 
 
-def error_field(error: RuleError, game: games.Game) -> str:
+def error_field(error: RuleError, game: series_service.Series) -> str:
     """Which field of the round form an error from the core is about."""
     if error.field == "winner":
         return "winner"
@@ -326,14 +326,14 @@ def error_field(error: RuleError, game: games.Game) -> str:
     return "form"
 
 
-def parse_code(code: str, game: games.Game) -> Card | None:
+def parse_code(code: str, game: series_service.Series) -> Card | None:
     try:
         return parse_card(code, game.setup.options.deck)
     except RuleError:
         return None
 
 
-def preview(game: games.Game, before: Standings, form: RoundForm) -> dict[str, Any]:
+def preview(game: series_service.Series, before: Standings, form: RoundForm) -> dict[str, Any]:
     """Live points of the round being entered, and everything that would stop it being saved."""
     options = game.setup.options
     rows = []
@@ -369,7 +369,7 @@ def preview(game: games.Game, before: Standings, form: RoundForm) -> dict[str, A
         entry = RoundInput.from_json(body, game.setup)
         problems = [translate_error(p) for p in round_problems(before, entry)]
         if not problems:
-            games.check_round(game, body, form.n)
+            series_service.check_round(game, body, form.n)
     except RuleError as error:
         problems.append(translate_error(error))
     for messages in form.errors.values():
@@ -385,7 +385,7 @@ def used_cards(form: RoundForm) -> dict[str, str]:
     return used
 
 
-def render_round(game: games.Game, form: RoundForm, status: int = 200, conflict: bool = False) -> Any:
+def render_round(game: series_service.Series, form: RoundForm, status: int = 200, conflict: bool = False) -> Any:
     before = ui.standings_before(game, form.n)
     players = list(game.setup.players)
     active = next((i for i, p in enumerate(players) if p in before.in_play and i != form.winner), 0)
@@ -403,7 +403,7 @@ def render_round(game: games.Game, form: RoundForm, status: int = 200, conflict:
     return render_template("round.html", **context), status
 
 
-def save(game: games.Game, form: RoundForm) -> Any:
+def save(game: series_service.Series, form: RoundForm) -> Any:
     """Add or edit the round; refused input comes back next to its field, nothing stored."""
     db = get_db()
     before = ui.standings_before(game, form.n)
@@ -412,13 +412,13 @@ def save(game: games.Game, form: RoundForm) -> Any:
         return render_round(game, form, 422)
     try:
         if form.n is None:
-            games.add_round(db, game, body, if_match=form.version)
+            series_service.add_round(db, game, body, if_match=form.version)
         else:
-            games.edit_round(db, game, form.n, body, if_match=form.version)
-    except games.VersionConflict as conflict:
-        fresh = conflict.game
+            series_service.edit_round(db, game, form.n, body, if_match=form.version)
+    except series_service.VersionConflict as conflict:
+        fresh = conflict.series
         form.version = fresh.version
-        if form.n is not None and games.round_number(fresh, form.n) is None:
+        if form.n is not None and series_service.round_number(fresh, form.n) is None:
             form.n = None
         return render_round(fresh, form, 409, conflict=True)
     except RuleError as error:
@@ -444,7 +444,7 @@ def add_round(series_id: str) -> Any:
 @bp.get("/series/<series_id>/round/<int:n>")
 def edit_round(series_id: str, n: int) -> Any:
     game = editable_or_403(series_id)
-    if games.round_number(game, n) is None:
+    if series_service.round_number(game, n) is None:
         abort(404)
     return render_round(game, RoundForm.of_entry(game, n))
 
@@ -452,7 +452,7 @@ def edit_round(series_id: str, n: int) -> Any:
 @bp.post("/series/<series_id>/round/<int:n>")
 def change_round(series_id: str, n: int) -> Any:
     game = editable_or_403(series_id)
-    if games.round_number(game, n) is None:
+    if series_service.round_number(game, n) is None:
         abort(404)
     return save(game, RoundForm.read(request.form, game, n))
 
@@ -461,7 +461,7 @@ def change_round(series_id: str, n: int) -> Any:
 def round_preview(series_id: str) -> Any:
     game = editable_or_403(series_id)
     n_text = request.form.get("n", "")
-    n = games.round_number(game, whole(n_text))
+    n = series_service.round_number(game, whole(n_text))
     form = RoundForm.read(request.form, game, n)
     before = ui.standings_before(game, n)
     return render_template("_preview.html", game=game, form=form, preview=preview(game, before, form), oob=True)
@@ -470,13 +470,13 @@ def round_preview(series_id: str) -> Any:
 @bp.post("/series/<series_id>/round/<int:n>/delete")
 def delete_round(series_id: str, n: int) -> Any:
     game = editable_or_403(series_id)
-    if games.round_number(game, n) is None:
+    if series_service.round_number(game, n) is None:
         abort(404)
     version = request.form.get("version", "")
     try:
-        games.delete_round(get_db(), game, n, if_match=whole(version))
-    except games.VersionConflict as conflict:
-        return render_series(conflict.game, status=409,
+        series_service.delete_round(get_db(), game, n, if_match=whole(version))
+    except series_service.VersionConflict as conflict:
+        return render_series(conflict.series, status=409,
                              message=gettext("Someone else saved first, so nothing was undone. Here is the fresh state; try again if you still want to."))
     except RuleError as error:
         return render_series(game, status=422, message=translate_error(error))

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, make_response, render_template, request
 
-from .. import games
+from .. import series_service
 from ..i18n import current_language
 from ..storage import get_db, round_history
 from . import ui
@@ -20,12 +20,12 @@ from . import ui
 bp = Blueprint("series", __name__)
 
 
-def standings_etag(game: games.Game, fragment: bool) -> str:
+def standings_etag(game: series_service.Series, fragment: bool) -> str:
     """Series version, language, editor or reader, fragment or page: what the answer depends on."""
     return f"v{game.version}-{current_language()}-{'e' if ui.can_edit(game) else 'r'}-{'f' if fragment else 'p'}"
 
 
-def render_series(game: games.Game, status: int = 200, message: str | None = None) -> Any:
+def render_series(game: series_service.Series, status: int = 200, message: str | None = None) -> Any:
     editor = ui.can_edit(game)
     # The poll sends the ETag of the fragment it would get, so even the first poll after a page load is a 304.
     context = dict(game=game, standings=game.standings, view=ui.standings_view(game), editor=editor,

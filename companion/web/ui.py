@@ -15,7 +15,7 @@ from flask_babel import gettext, ngettext
 from htmx_flask import request as htmx_request
 from markupsafe import Markup
 
-from .. import games
+from .. import series_service
 from ..core.cards import Card, Rank, Suit, deck
 from ..core.series import PlayerStatus, Standings, replay
 from ..i18n import current_language
@@ -33,7 +33,7 @@ def edit_cookie(series_id: str) -> str:
     return f"e_{series_id}"
 
 
-def can_edit(game: games.Game) -> bool:
+def can_edit(game: series_service.Series) -> bool:
     """True when this phone holds the series' edit token (set by the edit link)."""
     token = request.cookies.get(edit_cookie(game.id))
     return bool(token) and game.row.token_matches(token)
@@ -125,7 +125,7 @@ def card_grid(deck_size: int) -> list[list[CardCell]]:
 # -- standings --------------------------------------------------------------
 
 
-def standings_before(game: games.Game, n: int | None) -> Standings:
+def standings_before(game: series_service.Series, n: int | None) -> Standings:
     """The standings a round is entered against: all rounds, or those before round n."""
     if n is None:
         return game.standings
@@ -167,7 +167,7 @@ def points_to_loss_text(points: int) -> str:
     return ngettext("%(num)s point to the loss line", "%(num)s points to the loss line", points)
 
 
-def standings_view(game: games.Game) -> dict[str, Any]:
+def standings_view(game: series_service.Series) -> dict[str, Any]:
     st = game.standings
     options = game.setup.options
     players = []
@@ -201,7 +201,7 @@ def standings_view(game: games.Game) -> dict[str, Any]:
     return {"players": players, "rounds": rounds, "chart": chart(game)}
 
 
-def chart(game: games.Game, width: int = 340, height: int = 150) -> dict[str, Any]:
+def chart(game: series_service.Series, width: int = 340, height: int = 150) -> dict[str, Any]:
     """Totals by round as SVG polylines (already in pixel coordinates)."""
     st = game.standings
     loss = game.setup.options.loss_above
@@ -282,9 +282,9 @@ def is_fragment() -> bool:
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
-def load_or_404(series_id: str) -> games.Game:
+def load_or_404(series_id: str) -> series_service.Series:
     """The series of a page's URL; an unknown one is the 404 page."""
-    game = games.load(get_db(), series_id)
+    game = series_service.load(get_db(), series_id)
     if game is None:
         abort(404)
     return game

@@ -20,7 +20,7 @@ from .core.series import RoundInput, SeriesSetup, Standings, play_round, replay
 
 
 @dataclass(frozen=True)
-class Game:
+class Series:
     row: storage.SeriesRow
     setup: SeriesSetup
     entries: tuple[RoundInput, ...]
@@ -38,43 +38,43 @@ class Game:
 class VersionConflict(Exception):
     """The client's If-Match version is not the stored one."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, series: Series) -> None:
+        self.series = series
 
 
 def setup_of(row: storage.SeriesRow) -> SeriesSetup:
     return SeriesSetup.create(row.players, row.ruleset, row.options, row.starter)
 
 
-class _RecentGames:
+class _RecentSeries:
     """Replayed series by (id, version, time of the last write): a version is never rewritten,
     so a hit is exactly what a replay would give, and reading a series costs one small query."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.games: OrderedDict[tuple[str, int, str], Game] = OrderedDict()
+        self.series: OrderedDict[tuple[str, int, str], Series] = OrderedDict()
         self.lock = threading.Lock()
 
     @staticmethod
     def key(row: storage.SeriesRow) -> tuple[str, int, str]:
         return (row.id, row.version, row.updated_at)
 
-    def get(self, row: storage.SeriesRow) -> Game | None:
+    def get(self, row: storage.SeriesRow) -> Series | None:
         with self.lock:
-            return self.games.get(self.key(row))
+            return self.series.get(self.key(row))
 
-    def put(self, game: Game) -> Game:
+    def put(self, series: Series) -> Series:
         with self.lock:
-            self.games[self.key(game.row)] = game
-            while len(self.games) > self.size:
-                self.games.popitem(last=False)
-        return game
+            self.series[self.key(series.row)] = series
+            while len(self.series) > self.size:
+                self.series.popitem(last=False)
+        return series
 
 
-_recent = _RecentGames()
+_recent = _RecentSeries()
 
 
-def load(db: sqlite_utils.Database, series_id: str) -> Game | None:
+def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
     row = storage.load_series(db, series_id, with_rounds=False)
     if row is None:
         return None
@@ -84,11 +84,11 @@ def load(db: sqlite_utils.Database, series_id: str) -> Game | None:
     row = replace(row, rounds=storage.load_rounds(db, series_id))
     setup = setup_of(row)
     entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
-    return _recent.put(Game(row, setup, entries, replay(setup, entries)))
+    return _recent.put(Series(row, setup, entries, replay(setup, entries)))
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
-           starter: Any = None) -> tuple[Game, str]:
+           starter: Any = None) -> tuple[Series, str]:
     """Check and store a new series; draws the first starter by lot when none is given."""
     setup = SeriesSetup.create(players, ruleset, options, starter)
     drawn = starter is None
@@ -99,25 +99,25 @@ def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options
         db, ruleset=setup.ruleset.id, options=setup.options.to_json(), players=list(setup.players),
         starter=setup.starter, starter_drawn=drawn,
     )
-    game = load(db, series_id)
-    assert game is not None
-    return game, token
+    series = load(db, series_id)
+    assert series is not None
+    return series, token
 
 
-def _check_version(game: Game, if_match: int | None) -> None:
-    if if_match is not None and if_match != game.version:
-        raise VersionConflict(game)
+def _check_version(series: Series, if_match: int | None) -> None:
+    if if_match is not None and if_match != series.version:
+        raise VersionConflict(series)
 
 
-def _store(db: sqlite_utils.Database, game: Game, entries: list[RoundInput], *, action: str, n: int,
-           if_match: int | None) -> Game:
+def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput], *, action: str, n: int,
+           if_match: int | None) -> Series:
     """Replay the candidate rounds (refusing any impossible one) and store them."""
-    _check_version(game, if_match)
+    _check_version(series, if_match)
     try:
         if action == "add":  # only the new round needs applying
-            standings = play_round(game.standings, entries[-1])
+            standings = play_round(series.standings, entries[-1])
         else:
-            standings = replay(game.setup, entries)
+            standings = replay(series.setup, entries)
     except RoundError as error:
         if error.round_no is not None and error.round_no > n:
             raise RoundError(
@@ -126,49 +126,49 @@ def _store(db: sqlite_utils.Database, game: Game, entries: list[RoundInput], *, 
             ) from error
         raise
     try:
-        stored = list(game.row.rounds)  # unchanged rounds keep their stored JSON as is
+        stored = list(series.row.rounds)  # unchanged rounds keep their stored JSON as is
         if action == "delete":
             del stored[n - 1]
         else:
             stored[n - 1:n] = [entries[n - 1].to_json()]
-        row = storage.save_rounds(db, game.row, stored, action=action, n=n)
+        row = storage.save_rounds(db, series.row, stored, action=action, n=n)
     except storage.StaleVersion:
-        fresh = load(db, game.id)
+        fresh = load(db, series.id)
         assert fresh is not None
         raise VersionConflict(fresh) from None
-    return _recent.put(Game(row, game.setup, tuple(entries), standings))
+    return _recent.put(Series(row, series.setup, tuple(entries), standings))
 
 
-def round_number(game: Game, n: Any) -> int | None:
+def round_number(series: Series, n: Any) -> int | None:
     """The round number if such a stored round exists."""
-    return n if isinstance(n, int) and 1 <= n <= len(game.entries) else None
+    return n if isinstance(n, int) and 1 <= n <= len(series.entries) else None
 
 
-def add_round(db: sqlite_utils.Database, game: Game, data: Any, if_match: int | None = None) -> Game:
-    entry = RoundInput.from_json(data, game.setup)
-    n = len(game.entries) + 1
-    return _store(db, game, [*game.entries, entry], action="add", n=n, if_match=if_match)
+def add_round(db: sqlite_utils.Database, series: Series, data: Any, if_match: int | None = None) -> Series:
+    entry = RoundInput.from_json(data, series.setup)
+    n = len(series.entries) + 1
+    return _store(db, series, [*series.entries, entry], action="add", n=n, if_match=if_match)
 
 
-def edit_round(db: sqlite_utils.Database, game: Game, n: int, data: Any, if_match: int | None = None) -> Game:
-    entry = RoundInput.from_json(data, game.setup)
-    entries = list(game.entries)
+def edit_round(db: sqlite_utils.Database, series: Series, n: int, data: Any, if_match: int | None = None) -> Series:
+    entry = RoundInput.from_json(data, series.setup)
+    entries = list(series.entries)
     entries[n - 1] = entry
-    return _store(db, game, entries, action="edit", n=n, if_match=if_match)
+    return _store(db, series, entries, action="edit", n=n, if_match=if_match)
 
 
-def delete_round(db: sqlite_utils.Database, game: Game, n: int, if_match: int | None = None) -> Game:
-    entries = list(game.entries)
+def delete_round(db: sqlite_utils.Database, series: Series, n: int, if_match: int | None = None) -> Series:
+    entries = list(series.entries)
     del entries[n - 1]
-    return _store(db, game, entries, action="delete", n=n, if_match=if_match)
+    return _store(db, series, entries, action="delete", n=n, if_match=if_match)
 
 
-def check_round(game: Game, data: Any, n: int | None = None) -> None:
+def check_round(series: Series, data: Any, n: int | None = None) -> None:
     """Raise what saving `data` as round n (default: a new round) would raise, storing nothing."""
-    entry = RoundInput.from_json(data, game.setup)
-    entries = list(game.entries)
+    entry = RoundInput.from_json(data, series.setup)
+    entries = list(series.entries)
     if n is None:
         entries.append(entry)
     else:
         entries[n - 1] = entry
-    replay(game.setup, entries)
+    replay(series.setup, entries)
