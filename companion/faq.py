@@ -16,6 +16,7 @@ from typing import Any, Mapping
 DATA = Path(__file__).parent / "data"
 FAQ_DIR = DATA / "faq"
 LANGS = ("ru", "en")
+MAX_QUERY_LENGTH = 300  # a longer search text is cut (page and API alike)
 
 
 

@@ -113,9 +113,10 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
     from pathlib import Path
 
     import companion.core.referee as referee
+    import companion.web.cards as web_cards
     import companion.web.referee_api as referee_api
 
-    for module in (referee, referee_api):
+    for module in (referee, referee_api, web_cards):
         tree = ast.parse(Path(module.__file__ or "").read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":

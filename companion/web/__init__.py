@@ -1,4 +1,9 @@
-"""Blueprints by area; each is a small file of thin views."""
+"""Blueprints by area, each a package or module of thin views, and the one error path (`errors`).
+
+Pages never import helpers from the API modules: what both use lives in
+modules named for what they hold (`cards`, `links`, `series_view`, `pages`,
+`conditional`, `edit_rights`, `recent`).
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,12 @@ from htmx_flask import Htmx
 
 
 def init_app(app: Flask) -> None:
-    from . import api, play, series, shell
-    from . import faq_api
-    from . import referee_api
-    from . import export
-    from . import referee
+    from . import api, errors, export, faq_api, play, referee, referee_api, series, shell
 
     Htmx(app)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(series.bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(shell.bp)
-    app.register_blueprint(faq_api.bp)
-    app.register_blueprint(referee_api.bp)
-    app.register_blueprint(export.bp)
-    app.register_blueprint(referee.bp)
-    api.register_error_handlers(app)
+    for module in (api, series, play, shell, faq_api, referee_api, export, referee):
+        app.register_blueprint(module.bp)
+    errors.init_app(app)
     from . import health
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails

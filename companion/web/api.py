@@ -1,6 +1,7 @@
 """JSON API v1: rule sets, scoring a hand, series and their rounds.
 
-Errors are always `{"error": {"code", "message"}}` in the request's language.
+Errors are always `{"error": {"code", "message"}}` in the request's language
+(the app-wide handler in `errors.py` writes them).
 """
 
 from __future__ import annotations
@@ -9,31 +10,20 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any, Callable
 
-from flask import Blueprint, Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, jsonify, request
+from flask_babel import gettext
 
 from .. import series_service
 from ..core.cards import parse_card
-from ..core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
-from ..core.rules import OPTION_SPECS, RULESETS, get_ruleset
+from ..core.errors import N_, FormatError, RuleError
+from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from ..core.scoring import score_hand
-from ..i18n import translate_error
-from ..storage import get_db
-from flask_babel import gettext
+from ..storage import get_db, round_history
+from .conditional import conditional
+from .errors import ApiError
+from .series_view import series_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: Msg, **params: Any) -> None:
-        self.status, self.code, self.message, self.params = status, code, message, params
-
-
-def error_response(status: int, code: str, message: str) -> Response:
-    response = jsonify({"error": {"code": code, "message": message}})
-    response.status_code = status
-    response.headers["Vary"] = "Accept-Language"
-    return response
 
 
 def json_body() -> Any:
@@ -86,7 +76,7 @@ def rulesets() -> Any:
 @bp.post("/score")
 def score() -> Any:
     data = json_object()
-    ruleset = get_ruleset(data.get("ruleset", "igrafan"))
+    ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     options = ruleset.options(data.get("options"))
     cards = data.get("cards")
     if not isinstance(cards, list):
@@ -101,46 +91,21 @@ def score() -> Any:
 # -- series -----------------------------------------------------------------
 
 
-def series_json(game: series_service.Series) -> dict[str, Any]:
-    st = game.standings
-    options = game.setup.options
-    return {
-        "id": game.id,
-        "ruleset": game.setup.ruleset.id,
-        "options": options.to_json(),
-        "players": [
-            {"name": p, "total": st.totals[p], "status": st.statuses[p].value,
-             "points_to_loss": options.loss_above - st.totals[p] + 1}
-            for p in game.setup.players
-        ],
-        "rounds": [r.json for r in st.rounds],
-        "status": "finished" if st.finished else "active",
-        "losers": list(st.losers),
-        "winner": st.winner,
-        "next_starter": st.next_starter,
-        "starter": game.setup.starter,
-        "starter_drawn": game.row.starter_drawn,
-        "version": game.version,
-        "created_at": game.row.created_at,
-        "updated_at": game.row.updated_at,
-    }
-
-
-def load_game(series_id: str) -> series_service.Series:
-    game = series_service.load(get_db(), series_id)
-    if game is None:
+def load_series(series_id: str) -> series_service.Series:
+    series = series_service.load(get_db(), series_id)
+    if series is None:
         raise ApiError(404, "not-found", N_("There is no series “%(id)s”. Check the link."), id=series_id)
-    return game
+    return series
 
 
-def authorize(game: series_service.Series) -> None:
+def authorize(series: series_service.Series) -> None:
     header = request.headers.get("Authorization", "")
     if not header:
         raise ApiError(401, "unauthorized", N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."))
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
-    if not game.row.token_matches(token.strip()):
+    if not series.row.token_matches(token.strip()):
         raise ApiError(403, "forbidden", N_("This edit token does not belong to this series."))
 
 
@@ -156,56 +121,50 @@ def if_match_version() -> int | None:
 
 def write(series_id: str, change: Callable[[series_service.Series, int | None], series_service.Series]) -> series_service.Series:
     """Authorize, then apply `change`; without If-Match, a race is retried once on fresh state."""
-    game = load_game(series_id)
-    authorize(game)
+    series = load_series(series_id)
+    authorize(series)
     expected = if_match_version()
     try:
-        return change(game, expected)
+        return change(series, expected)
     except series_service.VersionConflict as conflict:
         if expected is not None:
             raise
         return change(conflict.series, None)
 
 
-def stored_round(game: series_service.Series, n: int) -> int:
-    found = series_service.round_number(game, n)
+def stored_round(series: series_service.Series, n: int) -> int:
+    found = series_service.round_number(series, n)
     if found is None:
         raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
-                       n=n, count=len(game.entries))
+                       n=n, count=len(series.entries))
     return found
 
 
 @bp.post("/series")
 def create_series() -> Any:
     data = json_object()
-    game, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"))
-    body = series_json(game)
+    series, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"))
+    body = series_json(series)
     body["edit_token"] = token
-    if game.row.starter_drawn:
-        body["message"] = gettext("The first starter was drawn by lot: %(name)s.", name=game.setup.starter)
+    if series.row.starter_drawn:
+        body["message"] = gettext("The first starter was drawn by lot: %(name)s.", name=series.setup.starter)
     response = jsonify(body)
     response.status_code = 201
-    response.headers["Location"] = f"/api/v1/series/{game.id}"
+    response.headers["Location"] = f"/api/v1/series/{series.id}"
     return response
 
 
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
-    game = load_game(series_id)
-    etag = str(game.version)
-    if request.if_none_match.contains(etag):  # a client following the series: nothing new
-        response = Response(status=304)
-    else:
-        response = jsonify(series_json(game))
-    response.set_etag(etag)
-    return response
+    series = load_series(series_id)
+    return conditional(str(series.version), lambda: jsonify(series_json(series)))
 
 
 @bp.post("/series/<series_id>/rounds")
 def add_round(series_id: str) -> Any:
     data = json_body()
-    game = write(series_id, lambda g, v: series_service.add_round(get_db(), g, data, v))
-    response = jsonify(series_json(game))
+    series = write(series_id, lambda g, v: series_service.add_round(get_db(), g, data, v))
+    response = jsonify(series_json(series))
     response.status_code = 201
     return response
 
@@ -213,58 +172,17 @@ def add_round(series_id: str) -> Any:
 @bp.put("/series/<series_id>/rounds/<int:n>")
 def edit_round(series_id: str, n: int) -> Any:
     data = json_body()
-    game = write(series_id, lambda g, v: series_service.edit_round(get_db(), g, stored_round(g, n), data, v))
-    return series_json(game)
+    series = write(series_id, lambda g, v: series_service.edit_round(get_db(), g, stored_round(g, n), data, v))
+    return series_json(series)
 
 
 @bp.delete("/series/<series_id>/rounds/<int:n>")
 def delete_round(series_id: str, n: int) -> Any:
-    game = write(series_id, lambda g, v: series_service.delete_round(get_db(), g, stored_round(g, n), v))
-    return series_json(game)
+    series = write(series_id, lambda g, v: series_service.delete_round(get_db(), g, stored_round(g, n), v))
+    return series_json(series)
 
 
 @bp.get("/series/<series_id>/history")
 def history(series_id: str) -> Any:
-    from ..storage import round_history
-
-    game = load_game(series_id)
-    return {"id": game.id, "history": round_history(get_db(), game.id)}
-
-
-# -- errors -----------------------------------------------------------------
-
-
-def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def api_error(error: ApiError) -> Response:
-        return error_response(error.status, error.code, translate_error(RuleError(error.message, **error.params)))
-
-    @app.errorhandler(RuleError)
-    def rule_error(error: RuleError) -> Response:
-        status = 400 if isinstance(error, FormatError) else 409 if isinstance(error, SeriesFinishedError) else 422
-        body = error_response(status, error.code, translate_error(error))
-        return body
-
-    @app.errorhandler(series_service.VersionConflict)
-    def conflict(error: series_service.VersionConflict) -> Response:
-        response = error_response(409, "stale-version", gettext(
-            "Someone else saved first: the series is now at version %(version)s. Nothing was changed; look at the fresh state and try again.",
-            version=error.series.version))
-        body = response.get_json()
-        body["series"] = series_json(error.series)
-        response.set_data(jsonify(body).get_data())
-        return response
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Any:
-        if not request.path.startswith("/api/"):
-            return error
-        messages = {
-            400: N_("The request could not be read. Send a JSON object with Content-Type: application/json."),
-            404: N_("There is no such address in the API. See GET /api/v1/rulesets and the README for the list."),
-            405: N_("This address does not accept that method."),
-            413: N_("The request is too large (at most 64 KB)."),
-        }
-        status = error.code or 500
-        message = messages.get(status, N_("The request could not be handled."))
-        return error_response(status, {413: "too-large", 404: "not-found", 405: "method-not-allowed"}.get(status, "bad-request"), gettext(message))
+    series = load_series(series_id)
+    return {"id": series.id, "history": round_history(get_db(), series.id)}

@@ -10,19 +10,16 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from .. import faq, faq_search
+from ..faq import MAX_QUERY_LENGTH
 from ..core.errors import N_
 from ..core.rules import get_ruleset
 from ..i18n import LANGUAGES, current_language
-from .api import ApiError
+from .errors import ApiError
+from .links import faq_url
 
 bp = Blueprint("faq_api", __name__, url_prefix="/api/v1")
 
 MAX_LIMIT = 50
-MAX_QUERY_LENGTH = 300
-
-
-def faq_url(slug: str, ruleset: str | None = None) -> str:
-    return f"/faq/{slug}" + (f"?ruleset={ruleset}" if ruleset else "")
 
 
 def requested_language() -> str:

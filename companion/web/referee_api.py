@@ -1,6 +1,6 @@
 """JSON API v1: the referee. `POST /api/v1/referee/play` asks whether a card may go on another.
 
-Errors are the API's usual `{"error": {"code", "message"}}` (handlers in `api.py`).
+Errors are the API's usual `{"error": {"code", "message"}}` (the app-wide handler in `errors.py`).
 """
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from typing import Any
 
 from flask import Blueprint
 
-from ..core.cards import Suit, parse_card
-from ..core.errors import N_, CardError, FormatError, Msg, PlayError
+from ..core.cards import parse_card
+from ..core.errors import N_, FormatError, Msg, PlayError
 from ..core.referee import check_play
-from ..core.rules import get_ruleset
+from ..core.rules import DEFAULT_RULESET, get_ruleset
 from ..i18n import translate_error
 from .api import json_object
+from .cards import parse_suit
 
 bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
 
@@ -27,7 +28,7 @@ def play() -> Any:
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise FormatError(N_("Unknown field “%(field)s”. Known fields: %(known)s."), field=unknown[0], known=", ".join(FIELDS))
-    ruleset = get_ruleset(data.get("ruleset", "igrafan"))
+    ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     deck = ruleset.defaults.deck
     if "card" not in data:
         raise FormatError(N_("Say which card is to be played (“card”), e.g. \"Q♣\"."))
@@ -53,17 +54,6 @@ def play() -> Any:
         "faq": verdict.faq,
         "faq_url": f"/faq/{verdict.faq}",
     }
-
-
-def parse_suit(text: Any) -> Suit:
-    """A suit in any notation a card accepts: ♦, D, Б …"""
-    raw = text.replace("\ufe0f", "").strip() if isinstance(text, str) else ""
-    if len(raw) == 1:
-        try:
-            return parse_card("10" + raw).suit
-        except CardError:
-            pass
-    raise PlayError(N_("“%(suit)s” is not a suit; name one of ♠ ♥ ♦ ♣ (or S H D C, П Ч Б Т)."), suit=str(text))
 
 
 def _flag(data: dict[str, Any], key: str, default: bool | None) -> bool | None:

@@ -8,52 +8,47 @@ an idle phone gets 304 and no body.
 
 from __future__ import annotations
 
-from typing import Any
+from flask import Blueprint, Response
 
-from flask import Blueprint, make_response, render_template, request
-
-from .. import series_service
 from ..i18n import current_language
+from ..series_service import Series
 from ..storage import get_db, round_history
-from . import ui
+from .conditional import conditional
+from .edit_rights import can_edit
+from .pages import is_fragment, load_or_404, page
+from .recent import remember_recent
+from .series_view import history_view, series_view
 
 bp = Blueprint("series", __name__)
 
+SERIES_HEADERS = {"Vary": "HX-Request, HX-Boosted, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
 
-def standings_etag(game: series_service.Series, fragment: bool) -> str:
+
+def standings_etag(series: Series, fragment: bool) -> str:
     """Series version, language, editor or reader, fragment or page: what the answer depends on."""
-    return f"v{game.version}-{current_language()}-{'e' if ui.can_edit(game) else 'r'}-{'f' if fragment else 'p'}"
+    return f"v{series.version}-{current_language()}-{'e' if can_edit(series) else 'r'}-{'f' if fragment else 'p'}"
 
 
-def render_series(game: series_service.Series, status: int = 200, message: str | None = None) -> Any:
-    editor = ui.can_edit(game)
+def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
     # The poll sends the ETag of the fragment it would get, so even the first poll after a page load is a 304.
-    context = dict(game=game, standings=game.standings, view=ui.standings_view(game), editor=editor,
-                   history=ui.history_view(round_history(get_db(), game.id)), message=message,
-                   poll_etag=f'W/"{standings_etag(game, True)}"')
-    template = "_standings.html" if ui.is_fragment() else "series.html"
-    response = make_response(render_template(template, **context), status)
-    response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
-    response.headers["Cache-Control"] = "no-cache, private"
+    template = "_standings.html" if is_fragment() else "series.html"
+    response = page(
+        template, status, vary=SERIES_HEADERS["Vary"],
+        game=series, standings=series.standings, view=series_view(series), editor=can_edit(series),
+        history=history_view(round_history(get_db(), series.id)), message=message,
+        poll_etag=f'W/"{standings_etag(series, True)}"',
+    )
+    response.headers.update(SERIES_HEADERS)
     return response
 
 
 @bp.get("/series/<series_id>")
-def show(series_id: str) -> Any:
-    game = ui.load_or_404(series_id)
-    etag = standings_etag(game, ui.is_fragment())
-    if request.if_none_match.contains_weak(etag):
-        response = make_response("", 304)
-        response.set_etag(etag, weak=True)
-        response.headers["Vary"] = "HX-Request, HX-Boosted, Cookie, Accept-Language"
-        response.headers["Cache-Control"] = "no-cache, private"
+def show(series_id: str) -> Response:
+    series = load_or_404(series_id)
+
+    def render() -> Response:
+        response = render_series(series)
+        remember_recent(response, series.id)
         return response
-    response = render_series(game)
-    response.set_etag(etag, weak=True)
-    ui.remember_recent(response, game.id)
-    return response
 
-
-@bp.errorhandler(404)
-def not_found(error: Any) -> Any:
-    return render_template("error.html", code=404), 404
+    return conditional(standings_etag(series, is_fragment()), render, weak=True, headers=SERIES_HEADERS)

@@ -1,0 +1,35 @@
+"""Links another phone can open, and their QR codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from flask import current_app, request, url_for
+from markupsafe import Markup
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """An absolute link another phone can open (for QR codes and shared links).
+
+    Opened on the serving machine itself (localhost), the request's host would
+    be useless to other phones, so the network address `companion serve`
+    found (config PUBLIC_URL) is used instead.
+    """
+    base = request.host_url
+    public = current_app.config.get("PUBLIC_URL")
+    if public and request.host.rsplit(":", 1)[0] in LOOPBACK_HOSTS:
+        base = public
+    return base.rstrip("/") + url_for(endpoint, **values)
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of `url` as inline SVG without a fixed size (CSS sizes it)."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
+
+
+def faq_url(slug: str, ruleset: str | None = None) -> str:
+    """The site-relative link of a FAQ entry, read with a rule set's notes when one is named."""
+    return f"/faq/{slug}" + (f"?ruleset={ruleset}" if ruleset else "")

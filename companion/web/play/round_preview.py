@@ -1,0 +1,69 @@
+"""Live points of the round being entered, from the core's own scoring, and what would stop it being saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from ... import series_service
+from ...core.errors import RuleError
+from ...core.scoring import queen_finish_deduction, score_hand, settle_total
+from ...core.series import RoundInput, Standings, replay, round_problems
+from ...i18n import translate_error
+from ...series_service import Series
+from ..cards import card_or_none, card_text
+from .form_values import whole
+from .round_form import RoundForm
+
+
+def standings_before(series: Series, n: int | None) -> Standings:
+    """The standings a round is entered against: all rounds, or those before round n."""
+    if n is None:
+        return series.standings
+    return replay(series.setup, series.entries[: n - 1])
+
+
+def preview(series: Series, before: Standings, form: RoundForm) -> dict[str, Any]:
+    """Live points of the round being entered, and everything that would stop it being saved."""
+    options = series.setup.options
+    deck = options.deck
+    rows = []
+    for i, player in enumerate(series.setup.players):
+        if player not in before.in_play:
+            continue
+        prev = before.totals[player]
+        parts: list[str] = []
+        kind = "hand"
+        if form.winner == i:
+            kind = "winner"
+            card = card_or_none(form.finish, deck)
+            change = -queen_finish_deduction(card, options)
+            if change:
+                parts.append(gettext("went out on %(card)s", card=card_text(card)))
+        elif i in form.points:
+            kind = "typed"
+            change = whole(form.points[i], 0)
+        else:
+            cards = [c for c in (card_or_none(code, deck) for code in form.hands.get(i, [])) if c]
+            score = score_hand(cards, options)
+            change = score.points
+            parts = [f"{card_text(c)} {p}" for c, p in score.breakdown]
+            if score.rule:
+                parts.append(gettext("queens only"))
+        final, resets = settle_total(prev, change, options)
+        rows.append({"i": i, "name": player, "kind": kind, "change": change, "prev": prev, "total": prev + change,
+                     "final": final, "reset": bool(resets), "lost": final > options.loss_above,
+                     "parts": parts, "count": len(form.hands.get(i, [])) if kind == "hand" else 0})
+    problems: list[str] = []
+    body = form.data(series, before)
+    try:
+        entry = RoundInput.from_json(body, series.setup)
+        problems = [translate_error(p) for p in round_problems(before, entry)]
+        if not problems:
+            series_service.check_round(series, body, form.n)
+    except RuleError as error:
+        problems.append(translate_error(error))
+    for messages in form.errors.values():
+        problems.extend(messages)
+    return {"rows": rows, "problems": problems}

@@ -1,0 +1,118 @@
+"""Entering, correcting and undoing rounds (edit rights needed)."""
+
+from __future__ import annotations
+
+from flask import Response, abort, request
+from flask_babel import gettext
+
+from ... import series_service
+from ...core.errors import RuleError
+from ...i18n import translate_error
+from ...series_service import Series
+from ...storage import get_db
+from ..cards import card_grid
+from ..edit_rights import editable_or_403
+from ..pages import page, see_other
+from ..series import render_series
+from ..series_view import PALETTE, series_view
+from . import bp
+from .form_values import whole
+from .round_form import RoundForm, error_field
+from .round_preview import preview, standings_before
+
+
+def render_round(series: Series, form: RoundForm, status: int = 200, conflict: bool = False) -> Response:
+    before = standings_before(series, form.n)
+    players = list(series.setup.players)
+    active = next((i for i, p in enumerate(players) if p in before.in_play and i != form.winner), 0)
+    flagged = [i for i, p in enumerate(players) if f"p{i}" in form.errors and p in before.in_play]
+    if "finish" in form.errors and form.winner is not None:
+        active = form.winner  # the winner's tab shows the finishing card
+    elif flagged:
+        active = flagged[0]
+    return page(
+        "round.html", status,
+        game=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
+        preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
+        view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1,
+    )
+
+
+def save(series: Series, form: RoundForm) -> Response:
+    """Add or edit the round; refused input comes back next to its field, nothing stored."""
+    db = get_db()
+    before = standings_before(series, form.n)
+    body = {"redeal": True} if request.form.get("redeal") else form.data(series, before)
+    if form.errors:
+        return render_round(series, form, 422)
+    try:
+        if form.n is None:
+            series_service.add_round(db, series, body, if_match=form.version)
+        else:
+            series_service.edit_round(db, series, form.n, body, if_match=form.version)
+    except series_service.VersionConflict as conflict:
+        fresh = conflict.series
+        form.version = fresh.version
+        if form.n is not None and series_service.round_number(fresh, form.n) is None:
+            form.n = None
+        return render_round(fresh, form, 409, conflict=True)
+    except RuleError as error:
+        form.error(error_field(error, series), translate_error(error))
+        return render_round(series, form, 422)
+    return see_other("series.show", series_id=series.id)
+
+
+def stored_round_or_404(series: Series, n: int) -> int:
+    found = series_service.round_number(series, n)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.get("/series/<series_id>/round")
+def new_round(series_id: str) -> Response:
+    series = editable_or_403(series_id)
+    if series.standings.finished:
+        return see_other("series.show", series_id=series.id)
+    return render_round(series, RoundForm(None, series.version))
+
+
+@bp.post("/series/<series_id>/round")
+def add_round(series_id: str) -> Response:
+    series = editable_or_403(series_id)
+    return save(series, RoundForm.read(request.form, series, None))
+
+
+@bp.get("/series/<series_id>/round/<int:n>")
+def edit_round(series_id: str, n: int) -> Response:
+    series = editable_or_403(series_id)
+    return render_round(series, RoundForm.of_entry(series, stored_round_or_404(series, n)))
+
+
+@bp.post("/series/<series_id>/round/<int:n>")
+def change_round(series_id: str, n: int) -> Response:
+    series = editable_or_403(series_id)
+    return save(series, RoundForm.read(request.form, series, stored_round_or_404(series, n)))
+
+
+@bp.post("/series/<series_id>/round/preview")
+def round_preview(series_id: str) -> Response:
+    series = editable_or_403(series_id)
+    n = series_service.round_number(series, whole(request.form.get("n", "")))
+    form = RoundForm.read(request.form, series, n)
+    before = standings_before(series, n)
+    return page("_preview.html", game=series, form=form, preview=preview(series, before, form), oob=True)
+
+
+@bp.post("/series/<series_id>/round/<int:n>/delete")
+def delete_round(series_id: str, n: int) -> Response:
+    series = editable_or_403(series_id)
+    stored_round_or_404(series, n)
+    try:
+        series_service.delete_round(get_db(), series, n, if_match=whole(request.form.get("version", "")))
+    except series_service.VersionConflict as conflict:
+        return render_series(conflict.series, status=409, message=gettext(
+            "Someone else saved first, so nothing was undone. Here is the fresh state; try again if you still want to."))
+    except RuleError as error:
+        return render_series(series, status=422, message=translate_error(error))
+    return see_other("series.show", series_id=series.id)

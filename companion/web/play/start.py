@@ -1,0 +1,90 @@
+"""Starting a series: the start page, creating it, playing again with the same table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask_babel import gettext
+
+from ... import series_service
+from ...core.errors import RuleError
+from ...core.rules import OPTION_SPECS, RULESETS
+from ...i18n import current_language, translate_error
+from ...storage import get_db
+from ..edit_rights import editable_or_403
+from ..pages import page, see_other
+from ..recent import recent_ids
+from . import bp
+from .sharing import as_editor
+from .start_form import StartForm
+
+
+def rulesets_view() -> list[dict[str, Any]]:
+    lang = current_language()
+    return [{"id": rs.id, "name": rs.name[lang], "differences": rs.differences[lang]} for rs in RULESETS.values()]
+
+
+def options_view(form: StartForm) -> list[dict[str, Any]]:
+    lang = current_language()
+    return [{"key": s.key, "kind": s.kind, "label": s.label[lang], "choices": s.choices,
+             "min": s.minimum, "max": s.maximum, "value": form.options.get(s.key, ""),
+             "error": form.errors.get(f"opt-{s.key}")} for s in OPTION_SPECS]
+
+
+def recent_view() -> list[dict[str, Any]]:
+    db = get_db()
+    found = []
+    for series_id in recent_ids():
+        series = series_service.load(db, series_id)
+        if series is not None:
+            found.append({"id": series.id, "players": ", ".join(series.setup.players),
+                          "rounds": len(series.entries), "finished": series.standings.finished,
+                          "updated": series.row.updated_at})
+    return found
+
+
+def render_start(form: StartForm, status: int = 200) -> Response:
+    return page("start.html", status, form=form, rulesets=rulesets_view(), options=options_view(form),
+                recent=recent_view(), fold_open=any(k.startswith("opt-") for k in form.errors))
+
+
+@bp.get("/")
+def start() -> Response:
+    form = StartForm()
+    again = request.args.get("from")
+    if again:
+        series = series_service.load(get_db(), again)
+        if series is not None:
+            form = StartForm(list(series.setup.players), series.setup.ruleset.id)
+    return render_start(form)
+
+
+@bp.post("/new")
+def create() -> Response:
+    form = StartForm.read(request.form)
+    op = request.form.get("op")
+    if op:
+        form.apply(op)
+        return render_start(form)
+    names = form.filled_names()
+    options = form.option_values()
+    if len(names) < 2:
+        form.errors["names"] = gettext("Write at least two names.")
+    if form.errors:
+        return render_start(form, 422)
+    try:
+        series, token = series_service.create(get_db(), names, form.ruleset, options or None, form.chosen_starter())
+    except RuleError as error:
+        form.refused(error, translate_error(error))
+        return render_start(form, 422)
+    return as_editor(see_other("play.share", series_id=series.id), series, token)
+
+
+@bp.post("/series/<series_id>/again")
+def again(series_id: str) -> Response:
+    """New series, same players and rules; the first starter is drawn by lot."""
+    old = editable_or_403(series_id)
+    series, token = series_service.create(get_db(), list(old.setup.players), old.setup.ruleset.id,
+                                          old.row.options or None)
+    return as_editor(see_other("play.share", series_id=series.id), series, token)

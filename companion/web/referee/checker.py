@@ -1,0 +1,38 @@
+"""The play checker page: tap the top card and the card to play, get the verdict."""
+
+from __future__ import annotations
+
+from flask import Response, redirect, request, url_for
+
+from ...core.rules import RULESETS
+from ..cards import GRID_SUITS, card_grid, suit_name
+from ..pages import PAGE_VARY, is_fragment, page
+from . import bp
+from .question import RefereeQuestion
+from .ruleset_choice import ruleset_name
+from .verdict import verdict_view
+
+
+@bp.route("/referee", methods=["GET", "POST"])
+def referee_page() -> Response:
+    if request.method == "POST":  # a form posted without JavaScript: the same question as a shareable GET
+        q = RefereeQuestion.read(request.form)
+        response = redirect(url_for("referee.referee_page", **q.query()), code=303)
+        response.headers["Vary"] = PAGE_VARY
+        return response
+    q = RefereeQuestion.read(request.args)
+    verdict, prompt = q.check()
+    context = {
+        "q": q, "verdict": verdict_view(verdict, q.players, q.ruleset.id) if verdict else None, "prompt": prompt,
+        "sets": list(RULESETS.values()), "names": ruleset_name,
+        "player_counts": range(q.ruleset.min_players, q.ruleset.max_players_for(q.ruleset.defaults) + 1),
+        "grid_rows": card_grid(q.ruleset.defaults.deck), "suits": suit_choices(),
+        "top_code": q.top.code if q.top else "", "card_code": q.card.code if q.card else "",
+    }
+    if is_fragment():
+        return page("_verdict.html", oob=True, **context)
+    return page("referee.html", **context)
+
+
+def suit_choices() -> list[tuple[str, str, bool, str]]:
+    return [(s.letter, s.value, s.is_red, suit_name(s)) for s in GRID_SUITS]

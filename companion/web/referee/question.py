@@ -1,0 +1,66 @@
+"""The play checker's form: may `card` go on `top` (after a queen, with the suit named) in this rule set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from flask_babel import gettext
+
+from ...core.cards import Card, Rank, Suit
+from ...core.errors import RuleError
+from ...core.referee import PlayVerdict, check_play
+from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
+from ..cards import card_or_none, suit_or_none
+from .ruleset_choice import ruleset_arg
+from .verdict import rule_message
+
+@dataclass
+class RefereeQuestion:
+    """What the form asks: may `card` go on `top` (after a queen, with the suit named) in this rule set."""
+
+    ruleset: RuleSet
+    players: int
+    top: Card | None = None
+    suit: Suit | None = None
+    card: Card | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, values: Mapping[str, str]) -> RefereeQuestion:
+        rs = ruleset_arg(values.get("ruleset")) or RULESETS[DEFAULT_RULESET]
+        most = rs.max_players_for(rs.defaults)
+        raw = values.get("players", "")
+        players = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 3 else min(3, most)
+        players = max(rs.min_players, min(most, players))
+        deck_size = rs.defaults.deck
+        return cls(rs, players, card_or_none(values.get("top"), deck_size), suit_or_none(values.get("suit")),
+                   card_or_none(values.get("card"), deck_size))
+
+    @property
+    def needs_suit(self) -> bool:
+        return self.top is not None and self.top.rank is Rank.QUEEN
+
+    def query(self) -> dict[str, str]:
+        data = {"ruleset": self.ruleset.id, "players": str(self.players)}
+        if self.top:
+            data["top"] = self.top.code
+        if self.suit and self.needs_suit:
+            data["suit"] = self.suit.letter
+        if self.card:
+            data["card"] = self.card.code
+        return data
+
+    def check(self) -> tuple[PlayVerdict | None, str]:
+        """The verdict, or what is still missing or wrong (a sentence), when the question is not complete."""
+        if self.top is None:
+            return None, gettext("Tap the top card of the pile.")
+        if self.needs_suit and self.suit is None:
+            return None, gettext("Which suit was named with the queen?")
+        if self.card is None:
+            return None, gettext("Now tap the card to be played.")
+        try:
+            return check_play(self.ruleset, self.players, self.top, self.card,
+                              self.suit if self.needs_suit else None), ""
+        except RuleError as error:
+            return None, rule_message(error.template, error.params)
