@@ -155,7 +155,7 @@ def too_many(error: RateLimitExceeded) -> Any:
     wait = max(1, math.ceil(current.reset_at - time.time())) if current is not None else 60
     message = gettext("Too many requests from this device. Wait %(seconds)s s and try again.", seconds=wait)
     if request.path.startswith("/api/"):
-        from .web.api import error_response
+        from .web.errors import error_response
 
         response = error_response(429, "too-many-requests", message)
     else:

@@ -72,3 +72,13 @@ def test_too_large_a_form_is_the_error_page(client: FlaskClient) -> None:
     response = client.post("/new", data={"name": "x" * 70000}, headers={"Accept-Language": "en"})
     assert response.status_code == 413 and response.mimetype == "text/html"
     assert "too large" in response.text
+
+
+def test_an_untrusted_host_gets_a_plain_400(tmp_path: Any) -> None:
+    from companion import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"), "SECRET_KEY": "t",
+                      "TRUSTED_HOSTS": ["localhost"]})
+    response = app.test_client().get("/", headers={"Host": "evil.example", "Accept-Language": "en"})
+    assert response.status_code == 400 and response.mimetype == "text/plain"
+    assert "could not be read" in response.text

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
+from flask.globals import request_ctx
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -43,6 +44,9 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Respon
 
 
 def error_page(status: int, message: str | None = None) -> Response:
+    if request_ctx.url_adapter is None:  # the host itself was refused: no link can be built, so plain text
+        text = message or gettext("The request could not be handled. Go back and try again.")
+        return Response(text, status, mimetype="text/plain", headers={"Vary": ERROR_VARY})
     return page("error.html", status, vary=ERROR_VARY, code=status, message=message)
 
 
