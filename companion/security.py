@@ -27,7 +27,7 @@ import time
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, g, render_template, request
+from flask import Flask, Response, current_app, g, request
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
@@ -146,20 +146,19 @@ def apply_limits(app: Flask, limiter: Limiter) -> None:
 
 
 def problem_page(status: int, title: str, message: str) -> Response:
-    """A page saying what went wrong that was not the user's typo."""
-    return Response(render_template("problem.html", title=title, message=message), status)
+    """A page saying what went wrong that was not the user's typo (the app's one error page)."""
+    from .web.errors import error_page
+
+    return error_page(status, message, title)
 
 
 def too_many(error: RateLimitExceeded) -> Any:
     current = current_app.extensions["companion.limiter"].current_limit
     wait = max(1, math.ceil(current.reset_at - time.time())) if current is not None else 60
     message = gettext("Too many requests from this device. Wait %(seconds)s s and try again.", seconds=wait)
-    if request.path.startswith("/api/"):
-        from .web.errors import error_response
+    from .web.errors import answer
 
-        response = error_response(429, "too-many-requests", message)
-    else:
-        response = problem_page(429, gettext("Please wait a moment"), message)
+    response = answer(429, "too-many-requests", message, title=gettext("Please wait a moment"))
     response.headers["Retry-After"] = str(wait)
     return response
 

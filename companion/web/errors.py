@@ -43,18 +43,19 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Respon
     return response
 
 
-def error_page(status: int, message: str | None = None) -> Response:
+def error_page(status: int, message: str | None = None, title: str | None = None) -> Response:
+    """error.html: its own words for 403 and 404; `title` and `message` for a refusal that is nobody's typo."""
     if request_ctx.url_adapter is None:  # the host itself was refused: no link can be built, so plain text
         text = message or gettext("The request could not be handled. Go back and try again.")
         return Response(text, status, mimetype="text/plain", headers={"Vary": ERROR_VARY})
-    return page("error.html", status, vary=ERROR_VARY, code=status, message=message)
+    return page("error.html", status, vary=ERROR_VARY, code=status, message=message, title=title)
 
 
-def answer(status: int, code: str, message: str, **extra: Any) -> Response:
-    """The error as JSON under /api/, as the error page elsewhere."""
+def answer(status: int, code: str, message: str, *, title: str | None = None, **extra: Any) -> Response:
+    """The error as JSON under /api/, as the error page elsewhere (every module's errors go through here)."""
     if is_api_request():
         return error_response(status, code, message, **extra)
-    return error_page(status, message)
+    return error_page(status, message, title)
 
 
 def rule_error_status(error: RuleError) -> int:

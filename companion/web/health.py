@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask_babel import gettext
 
 from .. import storage
+from .errors import answer
 
 bp = Blueprint("health", __name__, url_prefix="/api/v1")
 
@@ -78,14 +79,7 @@ def storage_failed(error: sqlite3.DatabaseError) -> Response:
     else:
         message = gettext("The server could not reach its database, so nothing was saved. Try again in a "
                           "minute; everything saved before is kept.")
-    if request.path.startswith("/api/"):
-        from .api import error_response
-
-        response = error_response(503, "storage-unavailable", message)
-    else:
-        from ..security import problem_page
-
-        response = problem_page(503, gettext("Not saved"), message)
+    response = answer(503, "storage-unavailable", message, title=gettext("Not saved"))
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
