@@ -1,53 +1,39 @@
-"""Search over the FAQ entries (`companion.faq`).
+"""Text analysis for the FAQ search: the same tokens for the index and for the query.
 
-The search indexes every entry as one document with
-Russian and English columns in an in-memory SQLite FTS5 table. Text is
-normalised by our own analyser before it reaches FTS5, identically for the
-index and for the query:
-
-- case folding, ё → е, Snowball stemming per word (Cyrillic words with the
-  Russian stemmer, Latin words with the English one), stop words dropped;
+- case folding, ё → е (the core's `cards.fold`); a dictionary form then a stem per
+  word (`morphology.stem`: pymorphy3 for Russian, Snowball for English); stop
+  words dropped;
 - card phrases in every notation (``Д♥``, ``Дч``, ``дама червей``,
   ``червовая дама``, ``queen of hearts``, ``QH``, ``Q♥``) become shared concept
-  tokens: one for the rank, one for the suit, one for the card;
+  tokens: one for the rank, one for the suit, one for the card. The card words
+  and notations are the core's one vocabulary (`companion.core.cards`);
 - relations between card phrases become concept tokens too: a number before
   a rank counts cards of one rank (``две семёрки``), a number elsewhere is a
   number (``взять две``), and a card ``на``/``on`` another card names the rank
   played (``дама на десятку`` → a queen played on another rank);
 - synonyms from `data/search_synonyms.toml` fold onto one token per group,
   across both languages, so a mixed query still meets both columns (a stem two
-  groups share decides nothing: only the listed words map);
-- a query word the index has never seen is corrected to the closest known
-  word (trigram candidates, then edit distance).
+  groups share decides nothing: only the listed words map).
 
-Question and keywords weigh more than the answer (bm25 column weights). An
-entry whose questions name a single rank is about that rank ("Что делает
-семёрка?"); when the query is about that one rank too, the entry's score is
-raised (SUBJECT).
+Spelling correction and transliteration happen before this (`spelling`), on the
+query only.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
-import threading
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-import snowballstemmer
-
-from .core import cards
-from .faq import DATA, LANGS, FaqEntry, all_entries
+from ..core import cards
+from ..faq import DATA, LANGS
+from .morphology import script_of, stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
-
-# -- text analysis --------------------------------------------------------------
-
-_STEMMERS = {"ru": snowballstemmer.stemmer("russian"), "en": snowballstemmer.stemmer("english")}
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
 
@@ -91,20 +77,9 @@ def _is_suit_adjective(word: str) -> bool:
 fold = cards.fold  # case folding, ё → е, NFC, and one form of each suit symbol
 
 
-def script_of(word: str) -> str:
-    return "ru" if _CYRILLIC.search(word) else "en"
-
-
 def detect_language(text: str) -> str:
     """'ru' when the text has more Cyrillic than Latin letters, else 'en'."""
     return "ru" if len(_CYRILLIC.findall(text)) >= max(1, len(_LATIN.findall(text))) else "en"
-
-
-@lru_cache(maxsize=50_000)
-def stem(word: str) -> str:
-    if word.isdigit():
-        return word
-    return str(_STEMMERS[script_of(word)].stemWord(word))
 
 
 def rank_token(rank: str) -> str:
@@ -380,202 +355,3 @@ def card_concepts(text: str) -> list[str]:
     """The concept tokens of the card phrases in `text` (rank, suit and card tokens)."""
     return [t for t in analyse(text) if t in RANK_TOKENS or t in SUIT_TOKENS or t in CARD_TOKENS]
 
-
-# -- typo correction ------------------------------------------------------------
-
-
-def _trigrams(word: str) -> set[str]:
-    padded = f"^{word}$"
-    return {padded[i:i + 3] for i in range(len(padded) - 2)}
-
-
-def edit_distance(a: str, b: str, limit: int = 3) -> int:
-    """Damerau–Levenshtein (optimal string alignment), stopping early past `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        if min(cur) > limit:
-            return limit + 1
-        prev2, prev = prev, cur
-    return prev[-1]
-
-
-class SpellIndex:
-    """Known words by trigram; `correct` finds the closest one to an unknown word."""
-
-    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None) -> None:
-        self.words = frozenset(w for w in words if len(w) >= 3 and not w.isdigit())
-        self.frequency = frequency or {}
-        self.by_trigram: dict[str, list[str]] = {}
-        for w in sorted(self.words):
-            for g in _trigrams(w):
-                self.by_trigram.setdefault(g, []).append(w)
-
-    def correct(self, word: str) -> str | None:
-        if len(word) < 4 or word.isdigit():
-            return None
-        limit = 1 if len(word) <= 5 else 2
-        grams = _trigrams(word)
-        shared: dict[str, int] = {}
-        for g in grams:
-            for w in self.by_trigram.get(g, ()):
-                shared[w] = shared.get(w, 0) + 1
-        script = script_of(word)
-        best: tuple[int, int, str] | None = None
-        for w, n in shared.items():
-            # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
-            if w[0] != word[0] or n < max(1, len(grams) // 4) or script_of(w) != script:
-                continue
-            d = edit_distance(word, w, limit)
-            if d > limit:
-                continue
-            key = (d, -self.frequency.get(w, 0), w)
-            if best is None or key < best:
-                best = key
-        return best[2] if best else None
-
-
-# -- search ---------------------------------------------------------------------
-
-# Two FTS5 tables, so that a term's rarity (bm25's idf) is counted among the
-# questions for the head and among the answers for the body: "queen" is in
-# half of all answers but in few questions. The scores add up per entry.
-TABLES = {
-    "head": ("q_ru", "kw_ru", "q_en", "kw_en"),   # question and keywords (+ slug words)
-    "body": ("a_ru", "n_ru", "a_en", "n_en"),     # verdict + answer, and the rule-set notes
-}
-WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights within a table
-TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
-OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
-OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
-SUBJECT = 1.3         # score factor for entries about the one rank the query is about
-MAX_QUERY_TOKENS = 40
-_TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
-
-
-@dataclass(frozen=True)
-class Result:
-    slug: str
-    score: float
-    entry: FaqEntry
-
-
-class FaqSearch:
-    """FTS5 search over FAQ entries; build once, then `search` many times (thread-safe)."""
-
-    def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None) -> None:
-        self.vocab = vocab or vocabulary()
-        self.entries = {e.slug: e for e in entries}
-        self._lock = threading.Lock()
-        self.db = sqlite3.connect(":memory:", check_same_thread=False)
-        for table, cols in TABLES.items():
-            self.db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')")
-        self.tokens: set[str] = set()
-        surface: dict[str, int] = {}
-        for entry in self.entries.values():
-            columns: dict[str, str] = {}
-            for lang in LANGS:
-                t = entry.text(lang)
-                keywords = " ; ".join(t.keywords) + (" ; " + entry.slug.replace("-", " ") if lang == "en" else "")
-                fields = {"q": t.question, "kw": keywords, "a": f"{t.verdict}\n{t.answer}", "n": "\n".join(t.by_ruleset.values())}
-                for kind, text in fields.items():
-                    tokens = analyse(text, self.vocab)
-                    self.tokens.update(tokens)
-                    columns[f"{kind}_{lang}"] = " ".join(tokens)
-                    for w in re.findall(r"\w+", fold(text)):
-                        surface[w] = surface.get(w, 0) + 1
-            for table, cols in TABLES.items():
-                self.db.execute(
-                    f"INSERT INTO {table} (slug, {', '.join(cols)}) VALUES (?{', ?' * len(cols)})",
-                    [entry.slug, *(columns[c] for c in cols)],
-                )
-        self.spell = SpellIndex(set(surface) | self.vocab.words, surface)
-        # The rank an entry is about: the only rank its questions name ("Что делает семёрка?").
-        self.subjects = {
-            slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
-            for slug, e in self.entries.items()
-        }
-
-    def analyse_query(self, q: str) -> list[str]:
-        """Query tokens: like the index, after correcting words the index does not know."""
-        words = []
-        for m in _SCAN.finditer(fold(q)):
-            w = m.group(0)
-            if m.group("word") and not self._known(w):
-                w = self.spell.correct(w) or w
-            words.append(w)
-        return analyse(" ".join(words), self.vocab)[:MAX_QUERY_TOKENS]
-
-    def _known(self, word: str) -> bool:
-        v = self.vocab
-        if word.isdigit() or len(word) < 4 or word in v.stopwords or word in v.surface or word in v.words:
-            return True
-        if v.rank_of(word) or v.suit_of(word) or _LAT_CARD.fullmatch(word) or _CYR_CARD.fullmatch(word):
-            return True
-        s = stem(word)
-        return s in self.tokens or (s,) in v.phrases
-
-    def search(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
-        tokens = list(dict.fromkeys(self.analyse_query(q)))
-        tokens = [t for t in tokens if t in self.tokens]
-        if not tokens or limit <= 0:
-            return []
-        lang = lang if lang in LANGS else detect_language(q)
-        match = " OR ".join(f'"{t}"' for t in tokens)
-        parts = []
-        for table, cols in TABLES.items():
-            weights = []
-            for col in cols:
-                kind, col_lang = col.split("_")
-                weights.append(WEIGHTS[kind] * (1.0 if col_lang == lang else OTHER_LANGUAGE))
-            parts.append(
-                f"SELECT slug, -bm25({table}, 0, {', '.join(map(str, weights))}) * {TABLE_WEIGHTS[table]} AS s "
-                f"FROM {table} WHERE {table} MATCH :match"
-            )
-        sql = f"SELECT slug, SUM(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY slug"
-        with self._lock:
-            rows = self.db.execute(sql, {"match": match}).fetchall()
-        subject = subject_rank(tokens)
-        results = []
-        for slug, score in rows:
-            entry = self.entries[slug]
-            if not entry.applies_to(ruleset):
-                score *= OFF_RULESET
-            if subject and self.subjects[slug] == subject:
-                score *= SUBJECT
-            results.append(Result(slug, round(float(score), 4), entry))
-        results.sort(key=lambda r: -r.score)
-        return results[:limit]
-
-
-def subject_rank(tokens: Sequence[str]) -> str | None:
-    """The rank a text is about: the card played onto another, else its only rank
-    (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
-    if SAME_RANK in tokens or PAIR in tokens:
-        return None
-    played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
-    ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
-    return next(iter(ranks)) if len(ranks) == 1 else None
-
-
-@lru_cache(maxsize=1)
-def search_engine() -> FaqSearch:
-    return FaqSearch(all_entries())
-
-
-def search(q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
-    """The best entries for `q`, best first (the process-wide engine)."""
-    return search_engine().search(q, lang=lang, ruleset=ruleset, limit=limit)
-
-
-__all__: Sequence[str] = (
-    "FaqSearch", "Result", "analyse", "card_concepts", "detect_language", "search", "search_engine",
-)

@@ -1,0 +1,226 @@
+"""The FTS5 index over the FAQ entries, ranking, and the "no answer" decision.
+
+Every entry is one document in two in-memory SQLite FTS5 tables, so that a
+term's rarity (bm25's idf) is counted among the questions for the head and among
+the answers for the body: "queen" is in half of all answers but in few
+questions. The scores add up per entry. Question and keywords weigh more than
+the answer (bm25 column weights). An entry whose questions name a single rank is
+about that rank ("Что делает семёрка?"); when the query is about that one rank
+too, the entry's score is raised (SUBJECT).
+
+"No answer": bm25 always finds *something* that shares a word. Whether the best
+entry answers the question is judged by how much of the question it covers:
+the share of the question's meaning (its tokens weighted by rarity, idf; words
+the index does not know count too) that the entry contains. Below
+`MIN_COVERAGE`, or with a weak score below `MIN_SCORE`, the question gets no
+answer and the closest entries are offered as "maybe" (thresholds chosen on the
+tuning half of the evaluation set, docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from ..core import cards
+from ..faq import LANGS, FaqEntry
+from . import morphology
+from .analysis import (
+    CARD_TOKENS, ONTO_SAME, ONTO_SUIT, PAIR, RANK_TOKENS, SAME_RANK, SUIT_TOKENS, Vocabulary, _CYR_CARD,
+    _LAT_CARD, analyse, detect_language, fold, vocabulary,
+)
+from .spelling import QueryReader, ReadQuery, SpellIndex
+from .translit import TranslitIndex
+
+TABLES = {
+    "head": ("q_ru", "kw_ru", "q_en", "kw_en"),   # question and keywords (+ slug words)
+    "body": ("a_ru", "n_ru", "a_en", "n_en"),     # verdict + answer, and the rule-set notes
+}
+WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights within a table
+TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
+OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
+OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
+SUBJECT = 1.3         # score factor for entries about the one rank the query is about
+MAX_QUERY_TOKENS = 40
+MAYBE = 3             # entries offered as "maybe" when there is no answer
+# "No answer" thresholds (tuned on benchmarks/faq_eval/v2_tune.toml, see docs/benchmarks.md).
+MIN_COVERAGE = 0.5    # share of the question's weight the best entry must contain
+MIN_SCORE = 0.0       # and its score
+UNKNOWN_WEIGHT = 1.0  # weight of a query token the index has never seen, in units of the rarest idf
+_TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
+_CONCEPT = re.compile(r"zz")
+
+
+@dataclass(frozen=True)
+class Result:
+    slug: str
+    score: float
+    entry: FaqEntry
+    coverage: float = 0.0  # share of the query's weight this entry contains (0..1)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the search says about one question."""
+
+    results: tuple[Result, ...]           # the answers, best first; empty: no answer
+    maybe: tuple[Result, ...]             # with no answer: the closest entries (up to MAYBE)
+    query: ReadQuery                      # the query as read (corrections, transliteration)
+    tokens: tuple[str, ...] = field(default=())  # its search tokens (for highlighting)
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.results)
+
+    @property
+    def searched_for(self) -> str | None:
+        """The corrected or transliterated query, when a word was changed."""
+        return self.query.shown if self.query.changed else None
+
+
+class FaqSearch:
+    """FTS5 search over FAQ entries; build once, then `search` many times (thread-safe)."""
+
+    def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None) -> None:
+        self.vocab = vocab or vocabulary()
+        self.entries = {e.slug: e for e in entries}
+        self._lock = threading.Lock()
+        self.db = sqlite3.connect(":memory:", check_same_thread=False)
+        for table, cols in TABLES.items():
+            self.db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')")
+        self.tokens: set[str] = set()
+        self.entry_tokens: dict[str, frozenset[str]] = {}
+        surface: dict[str, int] = {}
+        for entry in self.entries.values():
+            columns: dict[str, str] = {}
+            mine: set[str] = set()
+            for lang in LANGS:
+                t = entry.text(lang)
+                keywords = " ; ".join(t.keywords) + (" ; " + entry.slug.replace("-", " ") if lang == "en" else "")
+                fields = {"q": t.question, "kw": keywords, "a": f"{t.verdict}\n{t.answer}", "n": "\n".join(t.by_ruleset.values())}
+                for kind, text in fields.items():
+                    tokens = analyse(text, self.vocab)
+                    mine.update(tokens)
+                    columns[f"{kind}_{lang}"] = " ".join(tokens)
+                    for w in re.findall(r"\w+", fold(text)):
+                        surface[w] = surface.get(w, 0) + 1
+            self.tokens |= mine
+            self.entry_tokens[entry.slug] = frozenset(mine)
+            for table, cols in TABLES.items():
+                self.db.execute(
+                    f"INSERT INTO {table} (slug, {', '.join(cols)}) VALUES (?{', ?' * len(cols)})",
+                    [entry.slug, *(columns[c] for c in cols)],
+                )
+        n = max(1, len(self.entries))
+        df: dict[str, int] = {}
+        for mine in self.entry_tokens.values():
+            for t in mine:
+                df[t] = df.get(t, 0) + 1
+        self.idf = {t: math.log(1 + n / d) for t, d in df.items()}
+        self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
+        known_words = set(surface) | self.vocab.words | set(cards.word_forms())
+        self.spell = SpellIndex(known_words, surface)
+        russian = {w for w in known_words | self.vocab.stopwords if morphology.script_of(w) == "ru" and w.isalpha()}
+        forms = set(russian)
+        for w in russian:
+            forms.update(morphology.forms(w))
+        self.translit = TranslitIndex(forms, surface, preferred=russian)
+        english = frozenset(w for w in known_words | self.vocab.stopwords if w.isascii() and w.isalpha())
+        self.reader = QueryReader(self.spell, self.translit, english, self._known)
+        # The rank an entry is about: the only rank its questions name ("Что делает семёрка?").
+        self.subjects = {
+            slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
+            for slug, e in self.entries.items()
+        }
+
+    def _known(self, word: str) -> bool:
+        v = self.vocab
+        if word.isdigit() or len(word) < 4 or word in v.stopwords or word in v.surface or word in v.words:
+            return True
+        if v.rank_of(word) or v.suit_of(word) or _LAT_CARD.fullmatch(word) or _CYR_CARD.fullmatch(word):
+            return True
+        s = morphology.stem(word)
+        return s in self.tokens or (s,) in v.phrases
+
+    def read(self, q: str) -> tuple[ReadQuery, list[str]]:
+        """The query as read, and its tokens (like the index's)."""
+        read = self.reader.read(q)
+        return read, analyse(read.text, self.vocab)[:MAX_QUERY_TOKENS]
+
+    def analyse_query(self, q: str) -> list[str]:
+        """Query tokens: like the index, after correcting and transliterating words."""
+        return self.read(q)[1]
+
+    def rank(self, tokens: Sequence[str], lang: str, ruleset: str | None = None) -> list[Result]:
+        """Every entry sharing a token with the query, best first."""
+        query = list(dict.fromkeys(tokens))
+        matched = [t for t in query if t in self.tokens]
+        if not matched:
+            return []
+        match = " OR ".join(f'"{t}"' for t in matched)
+        parts = []
+        for table, cols in TABLES.items():
+            weights = []
+            for col in cols:
+                kind, col_lang = col.split("_")
+                weights.append(WEIGHTS[kind] * (1.0 if col_lang == lang else OTHER_LANGUAGE))
+            parts.append(
+                f"SELECT slug, -bm25({table}, 0, {', '.join(map(str, weights))}) * {TABLE_WEIGHTS[table]} AS s "
+                f"FROM {table} WHERE {table} MATCH :match"
+            )
+        sql = f"SELECT slug, SUM(s) FROM ({' UNION ALL '.join(parts)}) GROUP BY slug"
+        with self._lock:
+            rows = self.db.execute(sql, {"match": match}).fetchall()
+        subject = subject_rank(matched)
+        total = sum(self.idf.get(t, self.unknown_idf) for t in query)
+        results = []
+        for slug, score in rows:
+            entry = self.entries[slug]
+            if not entry.applies_to(ruleset):
+                score *= OFF_RULESET
+            if subject and self.subjects[slug] == subject:
+                score *= SUBJECT
+            mine = self.entry_tokens[slug]
+            covered = sum(self.idf[t] for t in matched if t in mine)
+            results.append(Result(slug, round(float(score), 4), entry, round(covered / total, 4) if total else 0.0))
+        results.sort(key=lambda r: (-r.score, r.slug))
+        return results
+
+    def search(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
+        """The entries that share words with `q`, best first (no "no answer" decision)."""
+        if limit <= 0:
+            return []
+        read, tokens = self.read(q)
+        lang = lang if lang in LANGS else detect_language(read.text)
+        return self.rank(tokens, lang, ruleset)[:limit]
+
+    def answer(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> Answer:
+        """The answers to `q`, or none and up to MAYBE closest entries."""
+        read, tokens = self.read(q)
+        lang = lang if lang in LANGS else detect_language(read.text)
+        ranked = self.rank(tokens, lang, ruleset) if limit > 0 else []
+        if ranked and is_answer(ranked[0]):
+            return Answer(tuple(ranked[:limit]), (), read, tuple(tokens))
+        return Answer((), tuple(ranked[:min(MAYBE, limit)]), read, tuple(tokens))
+
+
+def is_answer(best: Result) -> bool:
+    """Whether the best-ranked entry answers the question (see the module docstring)."""
+    return best.coverage >= MIN_COVERAGE and best.score >= MIN_SCORE
+
+
+def subject_rank(tokens: Sequence[str]) -> str | None:
+    """The rank a text is about: the card played onto another, else its only rank
+    (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
+    if SAME_RANK in tokens or PAIR in tokens:
+        return None
+    played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
+    ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
+    return next(iter(ranks)) if len(ranks) == 1 else None
+
+
+__all__ = ["Answer", "FaqSearch", "Result", "subject_rank", "CARD_TOKENS", "SUIT_TOKENS"]

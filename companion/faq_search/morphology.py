@@ -1,0 +1,79 @@
+"""Word forms: Russian through a dictionary (pymorphy3 + OpenCorpora), English through Snowball.
+
+`stem(word)` is the one index term of a word, the same for the index and the
+query. A Russian word the dictionary knows is first reduced to its dictionary
+form (lemma: «дамой» → «дама», «пересдали» → «пересдать», «вытянул» →
+«вытянуть»), then Snowball-stemmed, so that a lemma and its relatives meet
+(«выход», «выходить» → «выход»). A Russian word the dictionary does not know (a
+typo, slang) is Snowball-stemmed as written; the spelling module corrects it
+first where it can. English words are Snowball-stemmed.
+
+`is_dictionary_word` tells a real Russian word from a typo: a real word the FAQ
+never uses is a sign the question is about something else, not a misspelling to
+correct.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+import pymorphy3
+import snowballstemmer
+
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_STEMMERS = {"ru": snowballstemmer.stemmer("russian"), "en": snowballstemmer.stemmer("english")}
+_lock = threading.Lock()
+
+
+def script_of(word: str) -> str:
+    """'ru' for a word with a Cyrillic letter, else 'en'."""
+    return "ru" if _CYRILLIC.search(word) else "en"
+
+
+@lru_cache(maxsize=1)
+def analyzer() -> pymorphy3.MorphAnalyzer:
+    """The dictionary, loaded once per process (about 0.2 s, 15 MB)."""
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+@lru_cache(maxsize=100_000)
+def is_dictionary_word(word: str) -> bool:
+    """Whether `word` (folded, Cyrillic) is a form of a word in the Russian dictionary."""
+    if not _CYRILLIC.search(word) or not word.isalpha():
+        return False
+    with _lock:
+        return bool(analyzer().word_is_known(word))
+
+
+@lru_cache(maxsize=100_000)
+def lemma(word: str) -> str:
+    """The dictionary form of a known Russian word (its most probable reading), folded; else `word`."""
+    if not is_dictionary_word(word):
+        return word
+    with _lock:
+        parses = analyzer().parse(word)
+    return str(parses[0].normal_form).replace("ё", "е") if parses else word
+
+
+@lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    """The index term of one folded word (see the module docstring)."""
+    if word.isdigit():
+        return word
+    if script_of(word) == "ru":
+        return str(_STEMMERS["ru"].stemWord(lemma(word)))
+    return str(_STEMMERS["en"].stemWord(word))
+
+
+@lru_cache(maxsize=20_000)
+def forms(word: str) -> tuple[str, ...]:
+    """Every form of the lemma of a known Russian word (folded), for transliteration lookups."""
+    if not is_dictionary_word(word):
+        return (word,)
+    with _lock:
+        parses = analyzer().parse(word)
+        lexeme = parses[0].lexeme if parses else []
+        found = {str(p.word).replace("ё", "е") for p in lexeme}
+    return tuple(sorted(found | {word}))

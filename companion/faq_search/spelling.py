@@ -1,0 +1,166 @@
+"""Reading a query as the player meant it: typos corrected, Russian in Latin letters made Russian.
+
+`QueryReader.read(q)` goes word by word:
+
+- a Cyrillic word the index knows stays; a real Russian word the index does not
+  know («погода») stays too: it is not a typo, and the search should see that the
+  question is about something else; any other word («кароля», «пабить») is
+  corrected to the closest word the index knows (`SpellIndex`);
+- a Latin word is English or transliterated Russian. The query decides as a
+  whole: when more of its Latin words read as Russian words we know
+  (`TranslitIndex`) than as English words we know, the ambiguous ones («na»,
+  «i», «to») are Russian too. A transliterated word becomes the Russian word it
+  matches, or, when it matches none, the real Russian word it spells («pogoda» →
+  «погода»); an English word the index does not know is corrected like a
+  Cyrillic one ("sevn" → "seven");
+- card notation (``qh``, ``10c``, ``Дч``), digits and short words stay.
+
+The result says what was searched for, so the page can show it («Показаны ответы
+для: …») when a word was changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from ..core import cards
+from .distance import edit_distance, trigrams
+from .morphology import is_dictionary_word, script_of
+from .translit import TranslitIndex, is_latin_word, render
+
+
+class SpellIndex:
+    """Known words by trigram; `correct` finds the closest one to an unknown word."""
+
+    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None) -> None:
+        self.words = frozenset(w for w in words if len(w) >= 3 and not w.isdigit())
+        self.frequency = frequency or {}
+        self.by_trigram: dict[str, list[str]] = {}
+        for w in sorted(self.words):
+            for g in trigrams(w):
+                self.by_trigram.setdefault(g, []).append(w)
+
+    def correct(self, word: str) -> str | None:
+        if len(word) < 4 or word.isdigit():
+            return None
+        limit = 1 if len(word) <= 5 else 2
+        grams = trigrams(word)
+        shared: dict[str, int] = {}
+        for g in grams:
+            for w in self.by_trigram.get(g, ()):
+                shared[w] = shared.get(w, 0) + 1
+        script = script_of(word)
+        best: tuple[int, int, str] | None = None
+        for w, n in shared.items():
+            # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
+            if w[0] != word[0] or n < max(1, len(grams) // 4) or script_of(w) != script:
+                continue
+            d = edit_distance(word, w, limit)
+            if d > limit:
+                continue
+            key = (d, -self.frequency.get(w, 0), w)
+            if best is None or key < best:
+                best = key
+        return best[2] if best else None
+
+
+# A word: Latin letters with apostrophes inside («skol'ko», "don't"), or any other run of
+# word characters; a card with a suit symbol stays one piece (K♠, Д ♥, 10♣).
+_PIECE = re.compile(
+    r"(?P<card>(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣♤♡♢♧])"
+    r"|(?P<latin>[a-z4]*[a-z][a-z4]*(?:['’`][a-z]+)*)(?!\w)"
+    r"|(?P<word>\w+)",
+    re.IGNORECASE,
+)
+_LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
+
+
+@dataclass(frozen=True)
+class ReadQuery:
+    """A query as read: `text` goes to the analyser, `shown` is what the page shows."""
+
+    text: str                  # folded, with corrected and transliterated words
+    shown: str                 # the query as typed, with the changed words replaced
+    changes: tuple[tuple[str, str], ...] = ()  # (as typed, as read) for every changed word
+    transliterated: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+
+class QueryReader:
+    def __init__(self, spell: SpellIndex, translit: TranslitIndex, english: frozenset[str],
+                 known: Callable[[str], bool]) -> None:
+        self.spell = spell
+        self.translit = translit
+        self.english = english    # every Latin word the index or vocabulary knows
+        self.known = known        # does the index know this (folded) word
+
+    def _russian(self, word: str) -> str | None:
+        """The Russian word a Latin word spells, if any (see the module docstring)."""
+        found = self.translit.exact(word)
+        if found:
+            return found
+        if len(word) < 3:
+            return None
+        rendered = render(word)
+        if is_dictionary_word(rendered):
+            return rendered
+        near = self.translit.lookup(word)
+        return near.word if near else None
+
+    def read(self, q: str) -> ReadQuery:
+        pieces = list(_PIECE.finditer(q))
+        latin: dict[int, tuple[str, bool, str | None]] = {}  # piece index → (word, is English, Russian)
+        ru_votes = en_votes = 0
+        for i, m in enumerate(pieces):
+            if not m.group("latin"):
+                continue
+            word = cards.fold(m.group(0))
+            bare = re.sub(r"['’`]", "", word)
+            if _LAT_CARD.fullmatch(bare) or len(bare) == 1 and bare in "jqk":
+                continue
+            english = bare in self.english or all(part in self.english for part in re.split(r"['’`]", word))
+            russian = self._russian(word)
+            latin[i] = (word, english, russian)
+            if russian and not english:
+                ru_votes += 1
+            elif english and not (russian and self.translit.exact(word)):
+                en_votes += 1
+        russian_mode = ru_votes > en_votes
+        out: list[str] = []
+        shown: list[str] = []
+        changes: list[tuple[str, str]] = []
+        last = 0
+        for i, m in enumerate(pieces):
+            raw = m.group(0)
+            shown.append(q[last:m.start()])
+            out.append(" ")
+            last = m.end()
+            read = cards.fold(raw)
+            if i in latin:
+                word, english, russian = latin[i]
+                if russian and (russian_mode or not english):
+                    read = russian
+                elif russian_mode and not english:
+                    read = render(word)
+                elif not english:
+                    read = self.spell.correct(re.sub(r"['’`]", "", word)) or read
+            elif m.group("word") and script_of(read) == "ru" and not read.isdigit():
+                if not self.known(read) and not is_dictionary_word(read):
+                    read = self.spell.correct(read) or read
+            if read != cards.fold(raw) and read != re.sub(r"['’`]", "", cards.fold(raw)):
+                changes.append((raw, read))
+                shown.append(read)
+            else:
+                shown.append(raw)
+            out.append(read)
+        shown.append(q[last:])
+        return ReadQuery(
+            text=" ".join("".join(out).split()), shown=" ".join("".join(shown).split()),
+            changes=tuple(changes), transliterated=russian_mode or any(
+                is_latin_word(a) and script_of(b) == "ru" for a, b in changes),
+        )

@@ -1,0 +1,141 @@
+"""Russian typed in Latin letters ("mozhno li damoj pobit' semerku") read as Russian.
+
+People write Russian in Latin letters in many ways: «х» as `kh`, `h` or `x`,
+«ж» as `zh` or `j`, «й» as `j`, `y` or `i`, «ы» as `y` or `i`, «я» as `ya`, `ja`
+or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ц» as `ts` or `c`, the
+soft sign as `'` or nothing. Instead of guessing the scheme, both sides are
+reduced to one *skeleton* that forgets exactly those differences: «й», «ы» and
+«и» are all `i`, the soft and hard signs vanish, «ё» is `e`, and so on. A Latin
+word is then looked up by its skeleton among the Russian words we know (the
+FAQ's words, their dictionary forms, the card vocabulary); a near miss (one
+edit, for longer words two) still counts, as a typo in Latin letters.
+
+`TranslitIndex.lookup("semerkoj")` → «семеркой»; `render` writes any Latin word in
+Cyrillic by the most usual scheme (for showing what was searched for).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .distance import edit_distance, trigrams
+
+# Cyrillic → skeleton.
+_CYR = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i",
+    "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",
+    "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sch", "ъ": "", "ы": "i", "ь": "",
+    "э": "e", "ю": "iu", "я": "ia",
+}
+# Latin → skeleton, longest first. `j` is «й» (→ i) or «ж» (→ zh): both are tried.
+_LATIN = [
+    ("shch", "sch"), ("sch", "sch"), ("yo", "e"), ("jo", "e"), ("kh", "h"), ("zh", "zh"), ("ch", "ch"),
+    ("sh", "sh"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"),
+    ("a", "a"), ("b", "b"), ("c", "ts"), ("d", "d"), ("e", "e"), ("f", "f"), ("g", "g"), ("h", "h"),
+    ("i", "i"), ("j", "i"), ("k", "k"), ("l", "l"), ("m", "m"), ("n", "n"), ("o", "o"), ("p", "p"),
+    ("q", "k"), ("r", "r"), ("s", "s"), ("t", "t"), ("u", "u"), ("v", "v"), ("w", "v"), ("x", "ks"),
+    ("y", "i"), ("z", "z"), ("4", "ch"), ("'", ""), ("`", ""), ("’", ""),
+]
+_LATIN_WORD = re.compile(r"[a-z'`’4]+")
+# Latin → Cyrillic for `render`: the most usual reading of each spelling.
+_RENDER = [
+    ("shch", "щ"), ("sch", "щ"), ("yo", "ё"), ("jo", "ё"), ("yu", "ю"), ("ju", "ю"), ("ya", "я"), ("ja", "я"),
+    ("kh", "х"), ("zh", "ж"), ("ch", "ч"), ("sh", "ш"), ("ts", "ц"),
+    ("a", "а"), ("b", "б"), ("c", "ц"), ("d", "д"), ("e", "е"), ("f", "ф"), ("g", "г"), ("h", "х"),
+    ("i", "и"), ("j", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"),
+    ("q", "к"), ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("v", "в"), ("w", "в"), ("x", "кс"),
+    ("y", "ы"), ("z", "з"), ("4", "ч"), ("'", "ь"), ("`", "ь"), ("’", "ь"),
+]
+
+
+def skeleton(word: str) -> str:
+    """The skeleton of a folded Cyrillic word."""
+    return "".join(_CYR.get(ch, ch) for ch in word)
+
+
+def _convert(word: str, table: list[tuple[str, str]], j: str | None = None) -> str:
+    out = []
+    i = 0
+    while i < len(word):
+        for latin, target in table:
+            if word.startswith(latin, i):
+                out.append(j if latin == "j" and j is not None else target)
+                i += len(latin)
+                break
+        else:
+            out.append(word[i])
+            i += 1
+    return "".join(out)
+
+
+def latin_skeletons(word: str) -> tuple[str, ...]:
+    """The skeletons a folded Latin word may stand for (`j` read as «й» and as «ж»)."""
+    first = _convert(word, _LATIN)
+    if "j" not in word:
+        return (first,)
+    return tuple(dict.fromkeys((first, _convert(word, _LATIN, j="zh"))))
+
+
+def is_latin_word(word: str) -> bool:
+    return bool(_LATIN_WORD.fullmatch(word)) and any(ch.isalpha() for ch in word)
+
+
+def render(word: str) -> str:
+    """A Latin word written in Cyrillic by the most usual scheme (`khod` → «ход»)."""
+    return _convert(word, _RENDER)
+
+
+@dataclass(frozen=True)
+class Match:
+    word: str        # the Cyrillic word
+    distance: int    # edits between the skeletons (0: exact)
+
+
+class TranslitIndex:
+    """Known Russian words by skeleton; `lookup` reads a Latin word as one of them."""
+
+    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None,
+                 preferred: Iterable[str] = ()) -> None:
+        frequency = frequency or {}
+        first = set(preferred)
+        self.by_skeleton: dict[str, str] = {}
+        ranked = sorted(set(words) | first, key=lambda w: (w not in first, -frequency.get(w, 0), len(w), w))
+        for w in ranked:  # a preferred, then the most frequent word keeps a skeleton two words share
+            self.by_skeleton.setdefault(skeleton(w), w)
+        self.by_trigram: dict[str, list[str]] = {}
+        for sk in sorted(self.by_skeleton):
+            if len(sk) >= 4:
+                for g in trigrams(sk):
+                    self.by_trigram.setdefault(g, []).append(sk)
+
+    def exact(self, word: str) -> str | None:
+        """The known word whose skeleton is the Latin word's, or None."""
+        for sk in latin_skeletons(word):
+            if sk in self.by_skeleton:
+                return self.by_skeleton[sk]
+        return None
+
+    def lookup(self, word: str) -> Match | None:
+        """The known word a Latin word stands for: exact skeleton, else the nearest (short words: exact only)."""
+        found = self.exact(word)
+        if found:
+            return Match(found, 0)
+        best: tuple[int, int, str] | None = None
+        for sk in latin_skeletons(word):
+            if len(sk) < 5:
+                continue
+            limit = 1 if len(sk) < 8 else 2
+            grams = trigrams(sk)
+            shared: dict[str, int] = {}
+            for g in grams:
+                for cand in self.by_trigram.get(g, ()):
+                    shared[cand] = shared.get(cand, 0) + 1
+            for cand, n in shared.items():
+                if cand[0] != sk[0] or n < len(grams) // 3:
+                    continue
+                d = edit_distance(sk, cand, limit)
+                if d <= limit and (best is None or (d, -n, cand) < best):
+                    best = (d, -n, cand)
+        return Match(self.by_skeleton[best[2]], best[0]) if best else None
