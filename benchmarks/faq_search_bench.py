@@ -129,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     engines: dict[str, Engine] = {"ours": ours_answers, "plain FTS5": lambda q: baseline.search(q, limit=10)}
     sets = ["v2_tune"] if args.tune else ["v2_heldout", "v2_tune", *V1]
     print(f"entries: {len(entries)}; index built in {build_ms:.0f} ms (load + analyse + FTS5 + dictionaries)")
-    print(f"'no answer' thresholds: coverage ≥ {faq_search.index.MIN_COVERAGE}, score ≥ {faq_search.index.MIN_SCORE}")
+    ix = faq_search.index
+    print(f"'no answer' below: known share {ix.MIN_KNOWN}, best entry's coverage {ix.MIN_COVERAGE}, "
+          f"score {ix.MIN_SCORE} (unknown token weight {ix.UNKNOWN_WEIGHT}, answer-only tokens {ix.BODY_ONLY})")
     print(f"{'engine':<12}{'set':<12}{'on':>4}{'top-1':>8}{'top-3':>8}{'no-ans!':>10}{'off':>5}{'no-ans':>10}")
     misses: list[str] = []
     for name, engine in engines.items():

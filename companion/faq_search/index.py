@@ -8,13 +8,16 @@ the answer (bm25 column weights). An entry whose questions name a single rank is
 about that rank ("Что делает семёрка?"); when the query is about that one rank
 too, the entry's score is raised (SUBJECT).
 
-"No answer": bm25 always finds *something* that shares a word. Whether the best
-entry answers the question is judged by how much of the question it covers:
-the share of the question's meaning (its tokens weighted by rarity, idf; words
-the index does not know count too) that the entry contains. Below
-`MIN_COVERAGE`, or with a weak score below `MIN_SCORE`, the question gets no
-answer and the closest entries are offered as "maybe" (thresholds chosen on the
-tuning half of the evaluation set, docs/benchmarks.md).
+"No answer": bm25 always finds *something* that shares a word. Whether the FAQ
+answers the question is judged by how much of the question it understands: the
+share of the question's weight (its tokens weighted by rarity, idf; a token the
+index has never seen weighs `UNKNOWN_WEIGHT` × the rarest idf) that the index
+knows, a token met only in answers counting `BODY_ONLY`. «погода в москве» or
+"best pizza near me" are real words the FAQ never uses: little is known, no
+answer. Below `MIN_KNOWN`, or when the best entry covers less than
+`MIN_COVERAGE` of the question, there is no answer and the closest entries are
+offered as "maybe" (thresholds chosen on the tuning half of the evaluation set,
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -47,10 +50,14 @@ OFF_RULESET = 0.6     # score factor for entries that do not apply to the reques
 SUBJECT = 1.3         # score factor for entries about the one rank the query is about
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
-# "No answer" thresholds (tuned on benchmarks/faq_eval/v2_tune.toml, see docs/benchmarks.md).
-MIN_COVERAGE = 0.5    # share of the question's weight the best entry must contain
-MIN_SCORE = 0.0       # and its score
-UNKNOWN_WEIGHT = 1.0  # weight of a query token the index has never seen, in units of the rarest idf
+# "No answer" thresholds, chosen on the tuning half of the evaluation set
+# (benchmarks/faq_eval/v2_tune.toml, with the older sets for on-topic questions;
+# docs/benchmarks.md): the middle of the range that kept both kinds of mistake lowest.
+MIN_KNOWN = 0.5       # share of the question's weight the index knows
+MIN_COVERAGE = 0.1    # share of the question's weight the best entry contains
+MIN_SCORE = 0.0       # the best entry's score
+UNKNOWN_WEIGHT = 0.7  # weight of a token the index has never seen, in units of the rarest token's idf
+BODY_ONLY = 0.6       # a token only answers (not questions or keywords) contain counts this much as known
 _TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
 _CONCEPT = re.compile(r"zz")
 
@@ -71,6 +78,7 @@ class Answer:
     maybe: tuple[Result, ...]             # with no answer: the closest entries (up to MAYBE)
     query: ReadQuery                      # the query as read (corrections, transliteration)
     tokens: tuple[str, ...] = field(default=())  # its search tokens (for highlighting)
+    known: float = 0.0                    # share of the query's weight the index knows at all
 
     @property
     def answered(self) -> bool:
@@ -94,6 +102,7 @@ class FaqSearch:
             self.db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')")
         self.tokens: set[str] = set()
         self.entry_tokens: dict[str, frozenset[str]] = {}
+        self.head_tokens: set[str] = set()  # tokens of questions and keywords (what entries are about)
         surface: dict[str, int] = {}
         for entry in self.entries.values():
             columns: dict[str, str] = {}
@@ -105,6 +114,8 @@ class FaqSearch:
                 for kind, text in fields.items():
                     tokens = analyse(text, self.vocab)
                     mine.update(tokens)
+                    if kind in ("q", "kw"):
+                        self.head_tokens.update(tokens)
                     columns[f"{kind}_{lang}"] = " ".join(tokens)
                     for w in re.findall(r"\w+", fold(text)):
                         surface[w] = surface.get(w, 0) + 1
@@ -155,6 +166,14 @@ class FaqSearch:
         """Query tokens: like the index, after correcting and transliterating words."""
         return self.read(q)[1]
 
+    def weights(self, tokens: Sequence[str]) -> tuple[float, float]:
+        """The query's total weight and the part of it the index knows."""
+        query = set(tokens)
+        total = sum(self.idf.get(t, self.unknown_idf) for t in query)
+        known = sum(self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
+                    for t in query if t in self.idf)
+        return total, known
+
     def rank(self, tokens: Sequence[str], lang: str, ruleset: str | None = None) -> list[Result]:
         """Every entry sharing a token with the query, best first."""
         query = list(dict.fromkeys(tokens))
@@ -203,14 +222,16 @@ class FaqSearch:
         read, tokens = self.read(q)
         lang = lang if lang in LANGS else detect_language(read.text)
         ranked = self.rank(tokens, lang, ruleset) if limit > 0 else []
-        if ranked and is_answer(ranked[0]):
-            return Answer(tuple(ranked[:limit]), (), read, tuple(tokens))
-        return Answer((), tuple(ranked[:min(MAYBE, limit)]), read, tuple(tokens))
+        total, known = self.weights(tokens)
+        share = round(known / total, 4) if total else 0.0
+        if ranked and is_answer(ranked[0], share):
+            return Answer(tuple(ranked[:limit]), (), read, tuple(tokens), share)
+        return Answer((), tuple(ranked[:min(MAYBE, limit)]), read, tuple(tokens), share)
 
 
-def is_answer(best: Result) -> bool:
+def is_answer(best: Result, known: float) -> bool:
     """Whether the best-ranked entry answers the question (see the module docstring)."""
-    return best.coverage >= MIN_COVERAGE and best.score >= MIN_SCORE
+    return known >= MIN_KNOWN and best.coverage >= MIN_COVERAGE and best.score >= MIN_SCORE
 
 
 def subject_rank(tokens: Sequence[str]) -> str | None:

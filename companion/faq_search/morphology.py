@@ -8,9 +8,10 @@ form (lemma: «дамой» → «дама», «пересдали» → «пе�
 typo, slang) is Snowball-stemmed as written; the spelling module corrects it
 first where it can. English words are Snowball-stemmed.
 
-`is_dictionary_word` tells a real Russian word from a typo: a real word the FAQ
-never uses is a sign the question is about something else, not a misspelling to
-correct.
+`is_dictionary_word` tells a real Russian word from a typo, and
+`is_english_word` a real English word (pyspellchecker's frequency list): a real
+word the FAQ never uses is a sign the question is about something else, not a
+misspelling to correct.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from functools import lru_cache
 
 import pymorphy3
 import snowballstemmer
+from spellchecker import SpellChecker
 
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _STEMMERS = {"ru": snowballstemmer.stemmer("russian"), "en": snowballstemmer.stemmer("english")}
@@ -45,6 +47,24 @@ def is_dictionary_word(word: str) -> bool:
         return False
     with _lock:
         return bool(analyzer().word_is_known(word))
+
+
+ENGLISH_MIN_FREQUENCY = 300  # rarer entries of the list are mostly misspellings and names ("harts")
+
+
+@lru_cache(maxsize=1)
+def english_words() -> SpellChecker:
+    """The English word list with frequencies, loaded once per process (about 0.3 s)."""
+    return SpellChecker(language="en", distance=1)
+
+
+@lru_cache(maxsize=100_000)
+def is_english_word(word: str) -> bool:
+    """Whether `word` (folded, Latin letters) is a common English word."""
+    if not word.isascii() or not word.isalpha():
+        return False
+    with _lock:
+        return int(english_words().word_frequency[word]) >= ENGLISH_MIN_FREQUENCY
 
 
 @lru_cache(maxsize=100_000)

@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Mapping
 
 from ..core import cards
 from .distance import edit_distance, trigrams
-from .morphology import is_dictionary_word, script_of
+from .morphology import is_dictionary_word, is_english_word, script_of
 from .translit import TranslitIndex, is_latin_word, render
 
 
@@ -123,12 +123,15 @@ class QueryReader:
             bare = re.sub(r"['’`]", "", word)
             if _LAT_CARD.fullmatch(bare) or len(bare) == 1 and bare in "jqk":
                 continue
-            english = bare in self.english or all(part in self.english for part in re.split(r"['’`]", word))
+            english = bare in self.english or all(
+                part in self.english or is_english_word(part) for part in re.split(r"['’`]", word) if part)
             russian = self._russian(word)
             latin[i] = (word, english, russian)
-            if russian and not english:
+            # Only a word we know in Russian votes for Russian; one we know in English, for English.
+            ours = self.translit.exact(word) or (len(word) >= 5 and self.translit.lookup(word))
+            if ours and not english:
                 ru_votes += 1
-            elif english and not (russian and self.translit.exact(word)):
+            elif english and not ours:
                 en_votes += 1
         russian_mode = ru_votes > en_votes
         out: list[str] = []
@@ -143,7 +146,7 @@ class QueryReader:
             read = cards.fold(raw)
             if i in latin:
                 word, english, russian = latin[i]
-                if russian and (russian_mode or not english):
+                if russian and russian_mode:
                     read = russian
                 elif russian_mode and not english:
                     read = render(word)
