@@ -49,6 +49,19 @@ def test_score(client: FlaskClient) -> None:
     assert body["points"] == 0
 
 
+def test_score_refuses_more_cards_than_one_hand_can_hold(client: FlaskClient) -> None:
+    """RULES.md §6: at most deck size − 1 cards in hands (one lies on the discard pile), as rounds do."""
+    from companion.core.cards import deck
+    every = [str(c) for c in deck(36)]
+    response = client.post("/api/v1/score", json={"cards": every}, headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert "at most 35 cards" in response.get_json()["error"]["message"]
+    assert client.post("/api/v1/score", json={"cards": every[:35]}).status_code == 200
+    big = [str(c) for c in deck(52)]
+    assert client.post("/api/v1/score", json={"cards": big, "options": {"deck": 52}}).status_code == 422
+    assert client.post("/api/v1/score", json={"cards": big[:51], "options": {"deck": 52}}).status_code == 200
+
+
 def test_create_and_get(client: FlaskClient, series: dict[str, Any]) -> None:
     assert len(series["id"]) >= 11 and len(series["edit_token"]) >= 22
     assert series["status"] == "active" and series["next_starter"] == "Аня" and series["version"] == 1

@@ -172,16 +172,16 @@ def test_rule_card_numbers_come_from_the_rule_set(client: FlaskClient, ruleset_i
     def numbers(element_id: str) -> list[int]:
         return [int(n) for n in re.findall(r"\d+", text_of(element(page, element_id)))]
 
-    assert numbers("rule-spade-king") == [rs.play.spade_king_draw]
-    assert numbers("rule-seven") == [7, rs.play.seven_draw]
-    assert numbers("rule-hand-size") == [rs.play.hand_size]
+    assert numbers("rule-spade-king") == [rs.defaults.spade_king_draw]
+    assert numbers("rule-seven") == [7, rs.defaults.seven_draw]
+    assert numbers("rule-hand-size") == [rs.defaults.hand_size]
     assert numbers("rule-deck") == [opt.deck]
     assert numbers("rule-queen-finish") == [opt.queen_finish_points, opt.queen_finish_special_points]
     assert numbers("rule-resets") == [n for pair in opt.resets for n in pair]
     assert str(opt.loss_above) in text_of(element(page, "rule-loss"))
     six = text_of(element(page, "rule-six"))
-    assert ("cover" in six) == (rs.play.six.value == "self-cover")
-    assert ("reverses" in text_of(element(page, "rule-ten")).lower()) == rs.play.ten_reverses
+    assert ("cover" in six) == (rs.defaults.six.value == "self-cover")
+    assert ("reverses" in text_of(element(page, "rule-ten")).lower()) == rs.defaults.ten_reverses
     points = element(page, "rule-points")
     values = [int(v) for v in re.findall(r"<td>(\d+)</td>", points)]
     assert card_points(Card(Rank.NINE, Suit.HEARTS), opt) in values
@@ -203,7 +203,7 @@ def test_comparison_table_has_every_set_and_their_numbers(client: FlaskClient) -
     row = re.search(r'<tr id="compare-spade-king">(.*?)</tr>', page, flags=re.S)
     assert row
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))
-    assert [int(re.search(r"\d+", c).group(0)) for c in cells] == [rs.play.spade_king_draw for rs in RULESETS.values()]
+    assert [int(re.search(r"\d+", c).group(0)) for c in cells] == [rs.defaults.spade_king_draw for rs in RULESETS.values()]
 
 
 def test_referee_page_has_radio_card_grids_with_names(client: FlaskClient) -> None:
@@ -287,3 +287,20 @@ def test_from_a_series_the_referee_pages_open_on_its_rule_set(client: FlaskClien
 def test_the_language_switch_keeps_the_question(client: FlaskClient) -> None:
     page = client.get("/faq", query_string={"q": "дама на семёрку"}).get_data(as_text=True)
     assert 'href="/faq?q=%D0%B4%D0%B0%D0%BC%D0%B0+%D0%BD%D0%B0+%D1%81%D0%B5%D0%BC%D1%91%D1%80%D0%BA%D1%83&amp;lang=en"' in page
+
+
+def test_referee_page_has_a_penalty_pending_switch(client: FlaskClient) -> None:
+    """Issue 8 / RULES.md §7: right after 7♣ a queen does not cancel the penalty: never «Да»; with the
+    switch on "already taken" the next player plays on the seven as on any card."""
+    page = client.get("/referee?top=7C&card=QH&players=3").get_data(as_text=True)
+    verdict = text_of(verdict_of(page))
+    assert "Да, так можно" not in verdict and "сначала возьмите 2 и пропустите ход" in verdict
+    assert 'name="pending" value="1" checked' in page
+    page = client.get("/referee?top=KS&card=KH&players=3").get_data(as_text=True)
+    assert "Да, так можно" not in text_of(verdict_of(page))
+    page = client.get("/referee?top=7C&card=QH&players=3&pending=0&lang=en").get_data(as_text=True)
+    assert "Yes, it may be played" in text_of(verdict_of(page))
+    assert 'name="pending" value="0" checked' in page
+    response = client.post("/referee", data={"top": "7C", "card": "QH", "players": "3", "pending": "0"})
+    assert "pending=0" in response.headers["Location"]
+    assert 'name="pending"' not in client.get("/referee?top=9C&card=QH").get_data(as_text=True)

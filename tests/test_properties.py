@@ -43,7 +43,7 @@ def random_round(rng: random.Random, setup: SeriesSetup, in_play: tuple[str, ...
     cards = list(deck(setup.options.deck))
     rng.shuffle(cards)
     winner = rng.choice(in_play)
-    finish = next(c for c in cards if c.rank.value not in setup.ruleset.play.must_be_covered)
+    finish = next(c for c in cards if c.rank.value not in setup.ruleset.cannot_finish_on)
     cards.remove(finish)
     hands = {p: tuple(cards.pop() for _ in range(rng.randint(1, 5))) for p in in_play if p != winner}
     return RoundInput(False, winner, finish, hands)

@@ -122,3 +122,45 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
                 template = node.args[0].value  # type: ignore[attr-defined]
                 assert template in ids, template
+
+
+def test_a_pending_penalty_is_never_answered_yes(client: FlaskClient) -> None:
+    """RULES.md §2, §7: right after 7♣ (or K♠) a queen or another king does not cancel the penalty; the
+    answer is to draw first («сначала возьмите 2 и пропустите ход»). `penalty_pending` defaults to true."""
+    data = ask(client, lang="ru", players=3, top="7♣", card="Q♥").get_json()
+    assert data["legal"] is False and data["faq"] == "queen-cancels-penalty"
+    assert "сначала возьмите 2 и пропустите ход" in data["reason"]
+    data = ask(client, lang="ru", players=3, top="K♠", card="K♥").get_json()
+    assert data["legal"] is False and "сначала возьмите 5 и пропустите ход" in data["reason"]
+    # The penalty was taken: the next player plays on the card as on any other.
+    assert ask(client, players=3, top="7♣", card="Q♥", penalty_pending=False).get_json()["legal"] is True
+    assert ask(client, players=3, top="K♠", card="K♥", penalty_pending=False).get_json()["legal"] is True
+    r = ask(client, players=3, top="7♣", card="Q♥", penalty_pending="yes")
+    assert r.status_code == 400 and "penalty_pending" in r.get_json()["error"]["message"]
+
+
+def test_options_reach_the_checker(client: FlaskClient) -> None:
+    """The checker takes the same rule set + options as a series (RULES.md §7)."""
+    data = ask(client, players=3, top="9♠", card="K♠", options={"spade_king_draw": 4}).get_json()
+    assert data["next_draws"] == 4
+    data = ask(client, ruleset="elimination", players=3, top="6♣", card="6♥").get_json()
+    assert data["legal"] is True  # seed 004: another six covers one's own six
+    data = ask(client, players=5, top="9♥", card="2♥", options={"deck": 52}).get_json()
+    assert data["legal"] is True  # a 52-card table: 2–5 exist and five players fit
+    r = ask(client, players=3, top="9♥", card="J♥", options={"spade_king_draw": 6})
+    assert r.status_code == 422 and "spade_king_draw" in r.get_json()["error"]["message"]
+    data = ask(client, players=3, top="9♥", card="8♥", also=["8♣"], options={"several_at_once": True}).get_json()
+    assert data["legal"] is True
+    assert ask(client, players=3, top="9♥", card="8♥", also=["8♣"]).status_code == 422
+    assert ask(client, players=3, top="9♥", card="8♥", also="8♣").status_code == 400
+
+
+def test_a_series_answers_with_its_own_options_and_deck(client: FlaskClient) -> None:
+    body = {"players": ["А", "Б", "В", "Г", "Д"], "ruleset": "igrafan",
+            "options": {"deck": 52, "spade_king_draw": 4}, "starter": "А"}
+    series = client.post("/api/v1/series", json=body).get_json()
+    data = ask(client, series=series["id"], top="9♠", card="K♠").get_json()
+    assert data["next_draws"] == 4 and data["legal"] is True  # five players seated, from the series
+    assert ask(client, series=series["id"], top="5♠", card="5♥", penalty_pending=False).get_json()["legal"]
+    assert ask(client, series="nope", top="9♠", card="K♠").status_code == 404
+    assert ask(client, series=series["id"], ruleset="classic", top="9♠", card="K♠").status_code == 400

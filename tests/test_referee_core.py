@@ -30,7 +30,7 @@ def test_queen_goes_on_any_card(rs: str) -> None:
     for top in deck():
         if top.rank.value == "Q" or top == parse_card("Q♣"):
             continue
-        v = play(rs, 2, str(top), "Q♣", covering=False)
+        v = play(rs, 2, str(top), "Q♣", covering=False, penalty_pending=False)
         assert v.legal and v.faq == "queen-wild", top
 
 
@@ -172,7 +172,7 @@ def test_no_transfer_in_igrafan() -> None:
     assert not v.legal and v.faq == "penalty-transfer"
     v = play("igrafan", 3, "7♥", "8♥", pending_draw=2)
     assert not v.legal and v.faq == "seven"
-    assert "first draw the penalty (2)" in v.message
+    assert "first draw 2 and skip this turn" in v.message
 
 
 def test_transfer_doubles_in_elimination_and_adds_up_in_elvista() -> None:
@@ -237,7 +237,7 @@ def test_playable_is_check_play_for_each_card() -> None:
                 contexts: list[dict[str, object]] = [{"covering": False}]
                 if top.rank.value == "Q":
                     contexts = [{"ordered_suit": s} for s in Suit]
-                elif top.rank.value in rs.play.must_be_covered:
+                elif top.rank.value in rs.must_be_covered:
                     contexts.append({"covering": True})
                 for ctx in contexts:
                     expected = check_play(rs, players, top, card, **ctx).legal  # type: ignore[arg-type]
@@ -265,7 +265,7 @@ def test_every_faq_slug_exists() -> None:
                 contexts: list[dict[str, object]] = [{"covering": False}, {"clockwise": False}]
                 if top.rank.value == "Q":
                     contexts = [{"ordered_suit": top.suit}]
-                elif top.rank.value in rs.play.must_be_covered:
+                elif top.rank.value in rs.must_be_covered:
                     contexts.append({"covering": True})
                 if check_play(rs, players, None, top).next_draws:
                     contexts.append({"pending_draw": 2})
@@ -275,3 +275,97 @@ def test_every_faq_slug_exists() -> None:
     assert {"queen-wild", "same-colour", "seven", "ace", "spade-king", "six", "two-players",
             "queen-cancels-penalty", "penalty-transfer", "direction-of-play", "eight"} <= slugs
     assert not {s for s in slugs if not (folder / f"{s}.toml").exists()}
+
+
+# -- fixes of issue 8, each with its source ----------------------------------------------
+
+
+def test_elimination_own_six_is_covered_by_any_card_that_fits() -> None:
+    """Seed 004 l.57, RULES.md §7: in elimination the player covers their own six with any card that
+    fits: the same suit, another six (by rank), or a queen."""
+    assert effect(play("elimination", 3, "6♣", "6♥")) == (True, 0, 0)  # another six: covers, and needs a cover
+    assert effect(play("elimination", 3, "6♣", "J♣")) == (True, 0, 1)
+    assert play("elimination", 3, "6♣", "Q♥").legal
+    v = play("elimination", 3, "6♣", "J♥")
+    assert not v.legal and "another six or a queen" in v.message
+    # igrafan keeps "same suit or a queen" (seeds 000, 001).
+    assert not play("igrafan", 3, "6♣", "6♥").legal
+    # The option, on any set: any card at all covers.
+    anything = RULESETS["igrafan"].with_options({"six_cover": "any-card"})
+    assert check_play(anything, 3, parse_card("6♣"), parse_card("J♥")).legal
+
+
+@pytest.mark.parametrize(("rs", "top", "card", "count"), [
+    ("igrafan", "7♣", "Q♥", 2), ("igrafan", "K♠", "K♥", 5), ("igrafan", "7♣", "7♥", 2),
+    ("classic", "K♠", "Q♠", 4), ("elimination", "K♠", "K♥", 4), ("igrafan", "K♠", "Q♠", 5),
+])
+def test_a_pending_penalty_is_drawn_first(rs: str, top: str, card: str, count: int) -> None:
+    """RULES.md §2 and §7: a queen does not cancel a seven's or K♠'s penalty, and it cannot be passed
+    on where the set has no transfer; by default the card on top was just played (penalty pending)."""
+    v = play(rs, 3, top, card)
+    assert not v.legal and f"first draw {count} and skip this turn" in v.message
+    if card.startswith("Q"):
+        assert v.faq == "queen-cancels-penalty"
+    # Once the penalty was taken, the next player plays on the card as on any other.
+    assert play(rs, 3, top, card, penalty_pending=False).legal
+
+
+def test_penalty_pending_refusals() -> None:
+    with pytest.raises(PlayError):
+        play("igrafan", 3, "9♥", "J♥", penalty_pending=True)  # a nine has no penalty
+    with pytest.raises(PlayError):
+        play("igrafan", 3, "7♥", "J♥", penalty_pending=False, pending_draw=2)
+    with pytest.raises(FormatError):
+        play("igrafan", 3, "7♥", "J♥", penalty_pending="yes")
+
+
+def test_options_change_the_play() -> None:
+    """Each play option of RULES.md §7 reaches the referee (seeds 000, 002, 004)."""
+    def with_(rs: str, **options: object) -> object:
+        return RULESETS[rs].with_options(options)
+
+    def ask(ruleset: object, top: str | None, card: str, **kw: object) -> PlayVerdict:
+        return check_play(ruleset, 3, parse_card(top) if top else None, parse_card(card), **kw)  # type: ignore[arg-type]
+
+    assert ask(with_("igrafan", spade_king_draw=4), "9♠", "K♠").next_draws == 4
+    assert ask(with_("classic", spade_king_draw=5), "9♠", "K♠").next_draws == 5
+    assert ask(with_("igrafan", seven_draw=4), "9♥", "7♥").next_draws == 4
+    spade_seven = with_("elimination", seven_draw="spade-4")
+    assert ask(spade_seven, "9♠", "7♠").next_draws == 4 and ask(spade_seven, "9♥", "7♥").next_draws == 2
+    six2 = with_("igrafan", six="next-draws-2")
+    v = ask(six2, "9♥", "6♥")
+    assert (v.next_draws, v.next_turn, v.must_cover) == (2, 2, False)
+    assert ask(with_("igrafan", ten_reverses=True), "9♥", "10♥").clockwise is False
+    eight = ask(with_("igrafan", eight="must-cover"), "9♥", "8♥")
+    assert eight.must_cover and eight.next_turn == 0
+    # Penalty transfer as an option: a seven passed on with a seven (igrafan adds up).
+    transfer = with_("igrafan", penalty_transfer=True)
+    v = ask(transfer, "7♣", "7♥")
+    assert v.legal and v.next_draws == 4 and v.penalty_pending
+    assert not ask(with_("elimination", penalty_transfer=False), "7♣", "7♥").legal
+
+
+def test_ace_answered_by_an_ace() -> None:
+    """Seed 004 (option): the player an ace would skip may answer with an ace, passing the skip on."""
+    rs = RULESETS["elimination"].with_options({"ace_answer": True})
+    v = check_play(rs, 4, parse_card("9♥"), parse_card("A♥"))
+    assert v.legal and v.penalty_pending and v.next_turn == 1 and v.faq != ""
+    v = check_play(rs, 4, parse_card("A♥"), parse_card("A♣"))
+    assert v.legal and v.penalty_pending
+    v = check_play(rs, 4, parse_card("A♥"), parse_card("9♥"))
+    assert not v.legal and "skip this turn" in v.message and v.faq == "ace"
+    # Without the option the ace just skips (nothing pending), as before.
+    assert not check_play(RULESETS["elimination"], 4, parse_card("9♥"), parse_card("A♥")).penalty_pending
+
+
+def test_several_equal_cards_at_once() -> None:
+    """Seed 000 (house option): several cards of one rank in one turn; the last one laid acts."""
+    rs = RULESETS["igrafan"].with_options({"several_at_once": True})
+    v = check_play(rs, 3, parse_card("9♥"), parse_card("8♥"), also=[parse_card("8♣"), parse_card("8♠")])
+    assert v.legal and v.next_turn == 1
+    v = check_play(rs, 3, parse_card("9♥"), parse_card("A♥"), also=[parse_card("A♣")])
+    assert v.legal and v.next_turn == 2
+    with pytest.raises(PlayError, match="one rank"):
+        check_play(rs, 3, parse_card("9♥"), parse_card("8♥"), also=[parse_card("9♣")])
+    with pytest.raises(PlayError, match="one card is played per turn"):
+        check_play(RULESETS["igrafan"], 3, parse_card("9♥"), parse_card("8♥"), also=[parse_card("8♣")])

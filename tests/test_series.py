@@ -138,9 +138,53 @@ def test_finishing_rules_per_set() -> None:
     with pytest.raises(RoundError, match="cannot end on 9♥"):
         replay(classic, [typed(classic, "Аня", "9♥", Борис=1, Вера=1)])
     assert replay(classic, [typed(classic, "Аня", "6♥", Борис=1, Вера=1)]).totals["Аня"] == 0
+
+
+def test_elvista_may_end_on_an_eight_unless_the_option_says_not() -> None:
+    """RULES.md §7 and §3 (elvista, seed 000): finishing on an eight is allowed by default;
+    "may not finish on an eight" is an option of Elvista's settings."""
     elvista = setup("elvista")
+    assert replay(elvista, [typed(elvista, "Аня", "8♥", Борис=1, Вера=1)]).totals["Борис"] == 1
+    strict = setup("elvista", eight="must-cover")
     with pytest.raises(RoundError, match="cannot end on 8♥"):
-        replay(elvista, [typed(elvista, "Аня", "8♥", Борис=1, Вера=1)])
+        replay(strict, [typed(strict, "Аня", "8♥", Борис=1, Вера=1)])
+
+
+def test_no_finishing_on_a_queen_is_an_option() -> None:
+    """RULES.md §7 (seed 000, house option): a round may not end on a queen where the table says so."""
+    s = setup(finish_on_queen=False)
+    with pytest.raises(RoundError, match="cannot end on Q♥"):
+        replay(s, [typed(s, "Аня", "Q♥", Борис=1, Вера=1)])
+    assert replay(setup(), [typed(setup(), "Аня", "Q♥", Борис=1, Вера=1)]).totals["Аня"] == -40
+
+
+def test_classic_deal_rotates_and_the_others_let_the_winner_start() -> None:
+    """Seed 002 («в следующих играх игроки сдают карты по очереди»), RULES.md §3 and §7: in classic
+    the next round's starter is the player after the previous starter, whoever won; a redeal keeps
+    the starter. In the other sets the previous winner starts."""
+    classic = SeriesSetup.create(PLAYERS, "classic", None, "Борис")
+    assert classic.ruleset.play.next_starter.value == "rotate"
+    rounds = [typed(classic, "Аня", "8♥", Борис=1, Вера=1)]
+    st = replay(classic, rounds)
+    assert [r.starter for r in st.rounds] == ["Борис"] and st.next_starter == "Вера"
+    rounds.append(RoundInput(redeal=True))
+    st = replay(classic, rounds)
+    assert st.rounds[-1].starter == "Вера" and st.next_starter == "Вера"  # a redeal keeps the starter
+    rounds.append(typed(classic, "Вера", "8♥", Аня=1, Борис=1))
+    st = replay(classic, rounds)
+    assert st.next_starter == "Аня"  # after Вера, round the table: not the winner Вера
+    igrafan = SeriesSetup.create(PLAYERS, "igrafan", None, "Борис")
+    assert igrafan.ruleset.play.next_starter.value == "winner"
+    assert replay(igrafan, [typed(igrafan, "Аня", "8♥", Борис=1, Вера=1)]).next_starter == "Аня"
+
+
+def test_rotation_skips_a_player_who_has_left() -> None:
+    """The rotating starter skips players out of the series (the deal goes round the table still playing)."""
+    from companion.core.rules import RULESETS
+    s = SeriesSetup.create(["А", "Б", "В"], "classic", {"on_loss": "eliminate"}, "А")
+    assert RULESETS["classic"].play.next_starter.value == "rotate"
+    st = replay(s, [typed(s, "А", "8♥", Б=102, В=1)])
+    assert st.next_starter == "В"
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,8 @@ def test_every_play_is_legal_and_its_verdict_is_applied(table: tuple[RuleSet, in
         if not isinstance(event, Play):
             continue
         again = check_play(ruleset, players, event.top, event.card, event.ordered_suit,
-                           covering=event.covering, pending_draw=event.pending_draw, clockwise=event.clockwise)
+                           covering=event.covering, pending_draw=event.pending_draw, clockwise=event.clockwise,
+                           penalty_pending=event.penalty_pending, also=event.also)
         assert again.legal, again.message
         assert (again.next_draws, again.next_turn, again.penalty_pending, again.must_cover, again.clockwise) == (
             event.verdict.next_draws, event.verdict.next_turn, event.verdict.penalty_pending,
@@ -95,7 +96,7 @@ def test_every_round_is_a_valid_round_for_the_series(table: tuple[RuleSet, int, 
     assert outcome.winner is not None and outcome.finishing_card is not None
     assert outcome.hands[outcome.winner] == ()
     assert outcome.finishing_card == outcome.plays[-1].card
-    assert outcome.finishing_card.rank.value not in ruleset.play.must_be_covered
+    assert outcome.finishing_card.rank.value not in ruleset.cannot_finish_on
     points = outcome.leftover_points(setup.options)
     result = standings.rounds[0]
     for player, value in points.items():
@@ -119,7 +120,7 @@ def test_dealing() -> None:
                 sizes.append([len(h) for h in t.hands] + [len(t.discard)])
 
         simulate_round(ruleset, 2, 7, starter=1, observe=first)
-        size = ruleset.play.hand_size
+        size = ruleset.defaults.hand_size
         if ruleset.play.table_card:
             assert sizes[0] == [size - 1, size, 1]  # seat 0 dealt, seat 1 covers the table card
         else:

@@ -29,6 +29,11 @@ class HandScore:
         }
 
 
+def max_hand(options: Options) -> int:
+    """The most cards one hand can hold: the deck less the card on the discard pile (RULES.md §6)."""
+    return options.deck - 1
+
+
 def card_points(card: Card, options: Options) -> int:
     """Points of one card left among others."""
     if card.rank is Rank.NINE:

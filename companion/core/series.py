@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .cards import Card, parse_card
 from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
-from .rules import OnLoss, Options, RuleSet, get_ruleset
+from .rules import OnLoss, Options, RuleSet, StarterRule, get_ruleset
 from .scoring import HandScore, queen_finish_deduction, score_hand, settle_total
 
 MAX_NAME_LENGTH = 30
@@ -37,8 +37,9 @@ class SeriesSetup:
     @classmethod
     def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> "SeriesSetup":
         """Check a new series: 2..max players, names non-empty, unique, ≤ 30 characters."""
-        ruleset = get_ruleset(ruleset_id if ruleset_id is not None else "igrafan")
-        opts = ruleset.options(options)
+        preset = get_ruleset(ruleset_id if ruleset_id is not None else "igrafan")
+        opts = preset.options(options)
+        ruleset = preset.configured(opts)  # the referee and the simulator read the options from it
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise FormatError(N_("“players” must be a list of names, e.g. [\"Аня\", \"Борис\"]."))
         names = tuple(" ".join(p.split()) for p in players)
@@ -262,7 +263,7 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
     # No separate "too many cards" check is needed: with every card unique and the
     # finishing card on the discard pile, the hands can hold at most deck − 1 cards.
     rank = entry.finishing_card.rank.value
-    if rank in standings.setup.ruleset.play.must_be_covered:
+    if rank in standings.setup.ruleset.cannot_finish_on:
         yield RoundError(
             N_("A round cannot end on %(card)s in this rule set: its player must play another card on it. Enter the last card actually played."),
             card=str(entry.finishing_card), field="finishing_card",
@@ -283,6 +284,17 @@ def _next_in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus], 
         if statuses[candidate] in (PlayerStatus.PLAYING, PlayerStatus.WINNER):
             return candidate
     return after
+
+
+def next_round_starter(setup: SeriesSetup, statuses: Mapping[str, PlayerStatus], starter: str, winner: str) -> str:
+    """Who starts after a round that `starter` started and `winner` won (RULES.md §3, §7):
+    the winner, or where the deal rotates (`classic`) the next player after the starter;
+    skipping anyone who has left the series. A redeal does not call this: the starter stays."""
+    if setup.ruleset.play.next_starter is StarterRule.ROTATE:
+        players = setup.players
+        after = players[(players.index(starter) + 1) % len(players)]
+        return _next_in_play(players, statuses, after)
+    return _next_in_play(setup.players, statuses, winner)
 
 
 def play_round(standings: Standings, entry: RoundInput) -> Standings:
@@ -344,7 +356,7 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
             events.append({"type": "series-end", "losers": list(losers), "winner": winner})
     assert entry.winner is not None
     statuses = changed if changed is not None else standings.statuses
-    next_starter = _next_in_play(setup.players, statuses, entry.winner)
+    next_starter = next_round_starter(setup, statuses, standings.next_starter, entry.winner)
     result = RoundResult(n, entry, hand_scores, points, totals, tuple(events), standings.next_starter)
     return Standings(setup, standings.rounds, totals, statuses, losers, winner, next_starter), result
 

@@ -8,6 +8,9 @@ table then applies exactly what the verdict says (`next_draws`, `next_turn`,
 cannot disagree. What is not a single play lives here: dealing, drawing when
 nothing fits, flipping the discard pile, the end of the round, redeals.
 
+Every option of the rule set (`Options`, RULES.md §7) is followed: the table's
+options come with the rule set (`RuleSet.configured`, or `options=`).
+
 - Deal `hand_size` cards one at a time from the starter. With a table card
   (`PlayRules.table_card`) the dealer, on the starter's right, keeps one card
   fewer and turns the last one up; the starter plays on it. A table card has
@@ -15,12 +18,19 @@ nothing fits, flipping the discard pile, the end of the round, redeals.
   Without a table card the starter opens with any card, and a special opening
   card acts at once.
 - Nothing fits: draw one and pass; the drawn card is played at once if it fits
-  where `drawn_card_playable`. Where `draw_until_fits` (and always when
+  where `no_match` is draw-play. Where it is draw-until (and always when
   covering a nine in `nine_cover` sets) draw until a card fits, then play it.
+- A pending penalty (or an ace that may be answered): pass it on where the
+  referee allows, else draw it (only what exists) and skip the turn.
+- Several cards at once (`several_at_once`): a bot lays every card of the
+  chosen card's rank it holds; the last one laid acts.
+- A last card a round may not end on that needs no cover (a queen where
+  `finish_on_queen` is off): its player draws one; with nothing to draw,
+  redeal.
 - A six (nine, eight) its player cannot cover: they draw as above and pass;
   the next player plays on the uncovered card as on any card.
 - The draw pile runs out: the discards under the top card are turned face
-  down as the new pile, without shuffling. Draws take only what exists; a
+  down as the new pile, without shuffling (shuffled where `shuffle_pile`). Draws take only what exists; a
   missing penalty card is not carried over.
 - Redeal (no points): four of a kind dealt where `four_of_a_kind_redeal`;
   a full circle of turns in which nobody plays or draws; a last card that
@@ -76,6 +86,8 @@ class Play:
     clockwise: bool
     verdict: PlayVerdict
     named_suit: Suit | None  # the suit named with a queen
+    penalty_pending: bool = False  # the question's penalty_pending
+    also: tuple[Card, ...] = ()  # more cards of the same rank laid with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +142,8 @@ class RoundOutcome:
 class Table:
     """The cards of one round; `cards()` is everything on the table, for the conservation check."""
 
-    def __init__(self, players: int, cards: list[Card]) -> None:
+    def __init__(self, players: int, cards: list[Card], shuffle: random.Random | None = None) -> None:
+        self.shuffle = shuffle  # turn the pile over shuffled, with this generator
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.draw_pile = cards  # the top of the pile is the end of the list
         self.discard: list[Card] = []  # the top card is the end of the list
@@ -146,6 +159,8 @@ class Table:
                 # Turning the stack face down puts its bottom card on top: no shuffle.
                 self.draw_pile = self.discard[-2::-1]
                 del self.discard[:-1]
+                if self.shuffle is not None:
+                    self.shuffle.shuffle(self.draw_pile)
             if not self.draw_pile:
                 break
             self.hands[player].append(self.draw_pile.pop())
@@ -158,8 +173,12 @@ Observer = Callable[[Table], None]
 
 def simulate_round(
     ruleset: RuleSet, players: int, seed: int, starter: int = 0, observe: Observer | None = None,
+    options: Options | None = None,
 ) -> RoundOutcome:
-    """Play one round with `players` bots; the same seed gives the same round."""
+    """Play one round with `players` bots; the same seed gives the same round.
+    `options`: the table's options (default: those in force in `ruleset`)."""
+    if options is not None:
+        ruleset = ruleset.configured(options)
     return _Round(ruleset, players, random.Random(seed), starter, observe).play()
 
 
@@ -167,16 +186,18 @@ class _Round:
     def __init__(self, ruleset: RuleSet, players: int, rng: random.Random, starter: int, observe: Observer | None):
         self.ruleset, self.n, self.rng, self.observe = ruleset, players, rng, observe
         self.names = tuple(f"P{i + 1}" for i in range(players))
-        cards = list(deck(ruleset.defaults.deck))
+        self.opt = opt = ruleset.defaults
+        cards = list(deck(opt.deck))
         # Each card is one object for the whole round: ids stand in for cards where hashing is slow.
-        self.points = {id(c): card_points(c, ruleset.defaults) for c in cards}
+        self.points = {id(c): card_points(c, opt) for c in cards}
         rng.shuffle(cards)
-        self.table = Table(players, cards)
+        self.table = Table(players, cards, rng if opt.shuffle_pile else None)
         self.cur = starter % players
         self.top: Card | None = None
         self.ordered: Suit | None = None
         self.covering = False
-        self.pending = 0
+        self.pending = 0  # cards the pending penalty makes the current player draw
+        self.pending_on = False  # a penalty (or an ace's skip) is pending on the current player
         self.clockwise = True
         self.log: list[Event] = []
         self.turns = 0
@@ -202,20 +223,23 @@ class _Round:
             if choices:
                 idle = 0
                 card = self._choose(choices)
-                if self._play(card, self._ask(card)):
-                    return self._finish()
+                also = self._also(hand, card)
+                end = self._play(card, self._ask(card, also), also)
+                if end:
+                    return self._finish() if end == "finish" else self._redeal(end)
                 continue
-            if self.pending:  # take the penalty and skip the turn
+            if self.pending_on:  # take the penalty (or the ace's skip) and skip the turn
                 drawn = self.table.draw(self.cur, self.pending)
-                self.log.append(Draw(self.cur, drawn, penalty=True))
+                self.log.append(Draw(self.cur, drawn, penalty=True) if self.pending else Pass(self.cur))
                 self._seen()
-                self.pending = 0
+                self.pending, self.pending_on = 0, False
             else:
                 drawn, played = self._draw_for_a_play()
                 if played:
                     idle = 0
-                    if self._play(*played):
-                        return self._finish()
+                    end = self._play(*played)
+                    if end:
+                        return self._finish() if end == "finish" else self._redeal(end)
                     continue
                 if self.covering and not hand and not drawn:
                     return self._redeal("last-card-uncovered")
@@ -228,12 +252,12 @@ class _Round:
 
     def _deal(self) -> bool:
         """Deal; True if the deal must be redone (four of a kind)."""
-        play = self.ruleset.play
+        play, size = self.ruleset.play, self.opt.hand_size
         dealer = (self.cur - 1) % self.n
-        for _ in range(play.hand_size):
+        for _ in range(size):
             for k in range(self.n):
                 seat = (self.cur + k) % self.n
-                if not (play.table_card and seat == dealer and len(self.table.hands[seat]) == play.hand_size - 1):
+                if not (play.table_card and seat == dealer and len(self.table.hands[seat]) == size - 1):
                     self.table.draw(seat, 1)
         if play.table_card:
             self.top = self.table.draw_pile.pop()
@@ -245,29 +269,36 @@ class _Round:
         return False
 
     def _position(self) -> tuple[Any, ...]:
-        return (self.cur, id(self.top), id(self.ordered), self.covering, self.pending, self.clockwise,
+        return (self.cur, id(self.top), id(self.ordered), self.covering, self.pending, self.pending_on, self.clockwise,
                 tuple(map(id, self.table.discard)), tuple(tuple(sorted(map(id, hand))) for hand in self.table.hands))
 
     def _fits(self, *cards: Card) -> list[Card]:
         return playable(self.ruleset, self.n, self.top, cards, self.ordered, covering=self.covering,
-                        pending_draw=self.pending, clockwise=self.clockwise)
+                        pending_draw=self.pending, clockwise=self.clockwise, penalty_pending=self.pending_on)
 
-    def _ask(self, card: Card) -> PlayVerdict:
+    def _ask(self, card: Card, also: tuple[Card, ...] = ()) -> PlayVerdict:
         return check_play(
             self.ruleset, self.n, self.top, card, self.ordered,
             covering=self.covering, pending_draw=self.pending, clockwise=self.clockwise,
+            penalty_pending=self.pending_on, also=also,
         )
+
+    def _also(self, hand: list[Card], card: Card) -> tuple[Card, ...]:
+        """With `several_at_once`: the other cards of the same rank, laid with it."""
+        if not self.opt.several_at_once:
+            return ()
+        return tuple(c for c in hand if c.rank is card.rank and c is not card)
 
     def _draw_for_a_play(self) -> tuple[int, tuple[Card, PlayVerdict] | None]:
         """Nothing fits: draw one (or until one fits); the card to play at once, if any."""
-        play = self.ruleset.play
-        until = play.draw_until_fits or (self.covering and self.top is not None and self.top.rank is Rank.NINE)
+        opt = self.opt
+        until = opt.draw_until_fits or (self.covering and self.top is not None and self.top.rank is Rank.NINE)
         hand = self.table.hands[self.cur]
         drawn = 0
         while self.table.draw(self.cur, 1):
             drawn += 1
             self._seen()
-            if (until or play.drawn_card_playable) and self._fits(hand[-1]):
+            if (until or opt.drawn_card_playable) and self._fits(hand[-1]):
                 self.log.append(Draw(self.cur, drawn, penalty=False))
                 return drawn, (hand[-1], self._ask(hand[-1]))
             if not until:
@@ -287,28 +318,41 @@ class _Round:
             return played.suit
         return self.rng.choice([suit for suit, k in zip(_SUITS, counts) if k == most])
 
-    def _play(self, card: Card, verdict: PlayVerdict) -> bool:
-        """Play a card the referee allowed and apply its verdict; True if the round is over."""
+    def _play(self, card: Card, verdict: PlayVerdict, also: tuple[Card, ...] = ()) -> str | None:
+        """Play a card (and those laid with it) the referee allowed and apply its verdict;
+        "finish" if the round is over, a redeal reason if it must be redealt, else None."""
         hand = self.table.hands[self.cur]
-        del hand[next(i for i, c in enumerate(hand) if c is card)]  # by identity: Card.__eq__ is slow
-        self.table.discard.append(card)
-        named = self._name_suit(hand, card) if card.rank is _QUEEN else None
+        for laid in (card, *also):
+            del hand[next(i for i, c in enumerate(hand) if c is laid)]  # by identity: Card.__eq__ is slow
+            self.table.discard.append(laid)
+        last = also[-1] if also else card
+        named = self._name_suit(hand, last) if last.rank is _QUEEN else None
         self.log.append(Play(self.cur, self.top, card, self.ordered, self.covering, self.pending,
-                             self.clockwise, verdict, named))
-        self.top, self.ordered, self.clockwise = card, named, verdict.clockwise
+                             self.clockwise, verdict, named, self.pending_on, also))
+        self.top, self.ordered, self.clockwise = last, named, verdict.clockwise
         self.covering = verdict.must_cover
-        finished = not hand and not verdict.must_cover
+        last_card = not hand
+        finished = last_card and last.rank._value_ not in self.ruleset.cannot_finish_on
+        if finished:
+            self.covering = False
         if verdict.penalty_pending and not finished:
-            self.pending = verdict.next_draws
+            self.pending, self.pending_on = verdict.next_draws, True
         else:
-            self.pending = 0
+            self.pending, self.pending_on = 0, False
             if verdict.next_draws:
                 victim = self._seat(1)
                 self.log.append(Draw(victim, self.table.draw(victim, verdict.next_draws), penalty=True))
         self._seen()
-        if not finished:
-            self.cur = (self.cur + verdict.next_turn) % self.n
-        return finished
+        if finished:
+            return "finish"
+        if last_card and not verdict.must_cover:  # a last card the round may not end on, nothing to cover
+            drawn = self.table.draw(self.cur, 1)
+            if not drawn:
+                return "last-card-uncovered"
+            self.log.append(Draw(self.cur, drawn, penalty=False))
+            self._seen()
+        self.cur = (self.cur + verdict.next_turn) % self.n
+        return None
 
     def _seat(self, seats: int) -> int:
         """The seat `seats` places after the current player in the direction of play."""

@@ -17,10 +17,11 @@ from .. import series_service
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, RuleError
 from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
-from ..core.scoring import score_hand
+from ..core.scoring import max_hand, score_hand
 from ..storage import get_db, round_history
 from .conditional import conditional
 from .errors import ApiError
+from .rules_text import option_spec_json
 from .series_view import series_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,7 +50,7 @@ def _plain(value: Any) -> Any:
 
 def ruleset_json(ruleset_id: str) -> dict[str, Any]:
     rs = RULESETS[ruleset_id]
-    play = rs.play
+    play, opt = rs.play, rs.defaults
     return {
         "id": rs.id,
         "name": dict(rs.name),
@@ -59,7 +60,19 @@ def ruleset_json(ruleset_id: str) -> dict[str, Any]:
         "players": {"min": rs.min_players, "max": rs.max_players, "max_with_52_cards": rs.max_players_for(rs.options({"deck": 52}))},
         "parameters": {
             **{f.name: _plain(getattr(play, f.name)) for f in fields(play)},
-            "cannot_finish_on": sorted(play.must_be_covered),
+            # the play options in force, also under the names this object used before they became options
+            "hand_size": opt.hand_size,
+            "six": "self-cover" if opt.six.draw == 0 else "next-draws",
+            "six_draw": opt.six.draw,
+            "seven_draw": opt.seven_draw,
+            "spade_king_draw": opt.spade_king_draw,
+            "ten_reverses": opt.ten_reverses,
+            "eight_continue": opt.eight.value != "normal",
+            "drawn_card_playable": opt.drawn_card_playable,
+            "draw_until_fits": opt.draw_until_fits,
+            "penalty_transfer": opt.penalty_transfer,
+            "must_be_covered": sorted(rs.must_be_covered),
+            "cannot_finish_on": sorted(rs.cannot_finish_on),
         },
         "options": rs.defaults.to_json(),
     }
@@ -69,7 +82,7 @@ def ruleset_json(ruleset_id: str) -> dict[str, Any]:
 def rulesets() -> Any:
     return {
         "rulesets": [ruleset_json(rid) for rid in RULESETS],
-        "options": [spec.to_json() for spec in OPTION_SPECS],
+        "options": [option_spec_json(spec) for spec in OPTION_SPECS],
     }
 
 
@@ -85,6 +98,11 @@ def score() -> Any:
     if len(set(parsed)) != len(parsed):
         dup = next(c for c in parsed if parsed.count(c) > 1)
         raise RuleError(N_("%(card)s is twice in the hand; a deck has one of each card."), card=str(dup))
+    most = max_hand(options)
+    if len(parsed) > most:  # RULES.md §6: at least one card lies on the discard pile
+        raise RuleError(N_("A hand of %(count)s cards cannot happen with a %(deck)s-card deck: at most %(most)s cards "
+                           "can be in one hand, since at least one lies on the discard pile."),
+                        count=len(parsed), deck=options.deck, most=most)
     return score_hand(parsed, options).to_json()
 
 

@@ -125,6 +125,7 @@ def series_json(series: Series) -> dict[str, Any]:
         "losers": list(st.losers),
         "winner": st.winner,
         "next_starter": st.next_starter,
+        "next_starter_rule": series.setup.ruleset.play.next_starter.value,
         "starter": series.setup.starter,
         "starter_drawn": series.row.starter_drawn,
         "version": series.version,

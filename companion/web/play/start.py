@@ -26,8 +26,11 @@ def rulesets_view() -> list[dict[str, Any]]:
 
 
 def options_view(form: StartForm) -> list[dict[str, Any]]:
-    lang = current_language()
-    return [{"key": s.key, "kind": s.kind, "label": s.label[lang], "choices": s.choices,
+    return [{"key": s.key, "kind": s.kind, "label": gettext(s.label),
+             "choices": [(str(c), gettext(s.choice_labels[i]) if s.choice_labels else str(c))
+                         for i, c in enumerate(s.choices)],
+             "yes_no": (gettext(s.choice_labels[1]), gettext(s.choice_labels[0])) if s.kind == "bool" and s.choice_labels
+             else (gettext("yes"), gettext("no")),
              "min": s.minimum, "max": s.maximum, "value": form.options.get(s.key, ""),
              "error": form.errors.get(f"opt-{s.key}")} for s in OPTION_SPECS]
 

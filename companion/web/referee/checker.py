@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response, redirect, request, url_for
 
 from ...core.rules import RULESETS
-from ..cards import GRID_SUITS, card_grid, suit_name
+from ..cards import GRID_SUITS, card_grid, card_text, suit_name
 from ..pages import PAGE_VARY, is_fragment, page
 from . import bp
 from .question import RefereeQuestion
@@ -27,7 +27,8 @@ def referee_page() -> Response:
         "sets": list(RULESETS.values()), "names": ruleset_name,
         "player_counts": range(q.ruleset.min_players, q.ruleset.max_players_for(q.ruleset.defaults) + 1),
         "grid_rows": card_grid(q.ruleset.defaults.deck), "suits": suit_choices(),
-        "top_code": q.top.code if q.top else "", "card_code": q.card.code if q.card else "",
+        "top_code": q.top.code if q.top else "", "top_text": card_text(q.top) if q.top else "",
+        "card_code": q.card.code if q.card else "",
     }
     if is_fragment():
         return page("_verdict.html", oob=True, **context)

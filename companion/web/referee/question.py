@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from ...core.cards import Card, Rank, Suit
 from ...core.errors import RuleError
-from ...core.referee import PlayVerdict, check_play
+from ...core.referee import PlayVerdict, carries_penalty, check_play
 from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
 from ..cards import card_or_none, suit_or_none
 from .ruleset_choice import ruleset_arg
@@ -24,6 +24,7 @@ class RefereeQuestion:
     top: Card | None = None
     suit: Suit | None = None
     card: Card | None = None
+    pending: bool = True  # the top card was just played: its penalty is still to be taken
     problems: list[str] = field(default_factory=list)
 
     @classmethod
@@ -35,7 +36,12 @@ class RefereeQuestion:
         players = max(rs.min_players, min(most, players))
         deck_size = rs.defaults.deck
         return cls(rs, players, card_or_none(values.get("top"), deck_size), suit_or_none(values.get("suit")),
-                   card_or_none(values.get("card"), deck_size))
+                   card_or_none(values.get("card"), deck_size), values.get("pending") != "0")
+
+    @property
+    def asks_pending(self) -> bool:
+        """Whether the top card leaves a penalty (or an ace's skip) that may still be pending."""
+        return self.top is not None and carries_penalty(self.ruleset, self.top)
 
     @property
     def needs_suit(self) -> bool:
@@ -49,18 +55,22 @@ class RefereeQuestion:
             data["suit"] = self.suit.letter
         if self.card:
             data["card"] = self.card.code
+        if self.asks_pending and not self.pending:
+            data["pending"] = "0"
         return data
 
     def check(self) -> tuple[PlayVerdict | None, str]:
         """The verdict, or what is still missing or wrong (a sentence), when the question is not complete."""
         if self.top is None:
             return None, gettext("Tap the top card of the pile.")
-        if self.needs_suit and self.suit is None:
+        pending = self.asks_pending and self.pending
+        if self.needs_suit and self.suit is None and not pending:
             return None, gettext("Which suit was named with the queen?")
         if self.card is None:
             return None, gettext("Now tap the card to be played.")
         try:
             return check_play(self.ruleset, self.players, self.top, self.card,
-                              self.suit if self.needs_suit else None), ""
+                              self.suit if self.needs_suit and not pending else None,
+                              penalty_pending=pending), ""
         except RuleError as error:
             return None, rule_message(error.template, error.params)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from flask_babel import gettext, ngettext
 
 from ...core.cards import Card, Rank, Suit
-from ...core.rules import OnLoss, RuleSet, SixRule
+from ...core.rules import EightRule, OnLoss, RuleSet, SixRule
 from ...core.scoring import card_points
 from ..cards import card_label, card_text
 
@@ -56,45 +56,47 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
     if with_52 > most:
         players += " " + gettext("(up to %(num)s with a 52-card deck)", num=with_52)
         players_short += f" ({with_52})"
-    hand = ngettext("Each player is dealt %(num)s card.", "Each player is dealt %(num)s cards.", play.hand_size)
+    hand = ngettext("Each player is dealt %(num)s card.", "Each player is dealt %(num)s cards.", opt.hand_size)
     if play.table_card:
         hand += " " + gettext("The dealer keeps one card fewer and turns the last one face up to start the pile.")
     table = RuleSection(gettext("The table"), (
         RuleRow("players", gettext("Players"), players, players_short),
         RuleRow("deck", gettext("Deck"), cards_text(opt.deck), str(opt.deck)),
-        RuleRow("hand-size", gettext("Hand"), hand, str(play.hand_size) + (" + 1" if play.table_card else "")),
+        RuleRow("hand-size", gettext("Hand"), hand, str(opt.hand_size) + (" + 1" if play.table_card else "")),
     ))
 
-    if play.six is SixRule.SELF_COVER:
+    if opt.six is SixRule.SELF_COVER:
         six = gettext("The player who played it covers it at once with the same suit or a queen; "
                       "a round never ends on a six.")
         six_short = gettext("cover it yourself")
     else:
-        six, six_short = draws_text(play.six_draw), f"+{play.six_draw}"
+        six, six_short = draws_text(opt.six.draw), f"+{opt.six.draw}"
     skip = gettext("skip")
     effects = [
         RuleRow("six", card_label(Rank.SIX), six, six_short),
-        RuleRow("seven", card_label(Rank.SEVEN), draws_text(play.seven_draw), f"+{play.seven_draw}, {skip}"),
+        RuleRow("seven", card_label(Rank.SEVEN), draws_text(opt.seven_draw_for(False)),
+                f"+{opt.seven_draw_for(False)}, {skip}"),
         RuleRow("eight", card_label(Rank.EIGHT),
-                gettext("Its player must play again on it.") if play.eight_continue else gettext("No effect."),
-                gettext("play again") if play.eight_continue else NO_EFFECT),
+                gettext("Its player must play again on it.") if opt.eight is not EightRule.NORMAL
+                else gettext("No effect."),
+                gettext("play again") if opt.eight is not EightRule.NORMAL else NO_EFFECT),
         RuleRow("nine", card_label(Rank.NINE),
                 gettext("Its player must cover it: the same suit, a nine or a queen.") if play.nine_cover
                 else gettext("No effect."),
                 gettext("cover it") if play.nine_cover else NO_EFFECT),
         RuleRow("ten", card_label(Rank.TEN),
-                gettext("Reverses the direction of play.") if play.ten_reverses else gettext("No effect."),
-                gettext("reverse") if play.ten_reverses else NO_EFFECT),
+                gettext("Reverses the direction of play.") if opt.ten_reverses else gettext("No effect."),
+                gettext("reverse") if opt.ten_reverses else NO_EFFECT),
         RuleRow("ace", card_label(Rank.ACE),
                 gettext("The next player skips a turn.") if play.ace_skips else gettext("No effect."),
                 skip if play.ace_skips else NO_EFFECT),
-        RuleRow("spade-king", card_label(Rank.KING, Suit.SPADES), draws_text(play.spade_king_draw),
-                f"+{play.spade_king_draw}, {skip}"),
+        RuleRow("spade-king", card_label(Rank.KING, Suit.SPADES), draws_text(opt.spade_king_draw),
+                f"+{opt.spade_king_draw}, {skip}"),
         RuleRow("queen", card_label(Rank.QUEEN),
                 gettext("Goes on any card; its player names the suit to follow. It does not cancel a penalty."),
                 gettext("any card")),
     ]
-    if play.penalty_transfer:
+    if opt.penalty_transfer:
         transfer = (gettext("A six or seven penalty may be passed on with a card of the same rank; it doubles.")
                     if play.transfer_doubles else
                     gettext("A six or seven penalty may be passed on with a card of the same rank; they add up."))
@@ -102,9 +104,9 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
     else:
         transfer, transfer_short = gettext("A penalty cannot be passed on: draw it and skip."), NO_EFFECT
     effects.append(RuleRow("penalty-transfer", gettext("Passing on"), transfer, transfer_short))
-    if play.draw_until_fits:
+    if opt.draw_until_fits:
         stuck, stuck_short = gettext("Draw until a card fits, then play it."), gettext("draw until it fits")
-    elif play.drawn_card_playable:
+    elif opt.drawn_card_playable:
         stuck = gettext("Draw one card; if it fits, you may play it at once.")
         stuck_short = gettext("draw 1, may play it")
     else:
