@@ -1,8 +1,61 @@
-"""PDF rendering with WeasyPrint, fonts from static/fonts (no system font needed)."""
+"""PDF rendering with WeasyPrint: fonts and styles from static/ only, a few renders at a time, cached.
+
+A render takes about a second of CPU and tens of megabytes, so:
+- at most `PDF_RENDER_SLOTS` renders run at once; a request that finds no free
+  slot within `PDF_QUEUE_SECONDS` gets 503 with Retry-After (`RenderBusy`);
+- a finished PDF is kept by (series, version, language, address) — a version
+  is never rewritten, so a hit is exactly what a new render would give;
+- WeasyPrint may read files of the app's static folder and nothing else: no
+  network, no other file (`StaticOnlyFetcher`).
+"""
 
 from __future__ import annotations
 
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any, Callable, Sequence
+from urllib.parse import unquote, urlsplit
+
+from werkzeug.exceptions import ServiceUnavailable
+
+RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
+QUEUE_SECONDS = 1.0  # how long a request waits for a free slot (config PDF_QUEUE_SECONDS)
+RETRY_AFTER_SECONDS = 3
+CACHE_BYTES = 32 * 1024 * 1024  # kept PDFs, least recently used dropped first (config PDF_CACHE_BYTES)
+
+
+class RenderBusy(ServiceUnavailable):
+    """Every render slot is taken: try again in a few seconds."""
+
+    description = "Too many scoresheets are being prepared right now. Try again in a few seconds."
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=RETRY_AFTER_SECONDS)
+
+
+def _static_fetcher_class() -> Any:
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
+        """Answers file: URLs inside the static folder; refuses everything else."""
+
+        def __init__(self, root: Path) -> None:
+            super().__init__(allowed_protocols=("file",))
+            self.root = root
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            parts = urlsplit(url)
+            if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+                raise ValueError(f"only the app's static files may be used: {url}")
+            path = Path(unquote(parts.path)).resolve()
+            if not path.is_relative_to(self.root) or not path.is_file():
+                raise ValueError(f"not a static file of the app: {url}")
+            return URLFetcherResponse(path.as_uri(), path.read_bytes())
+
+    return StaticOnlyFetcher
 
 
 def html_to_pdf(html: str, static_folder: str) -> bytes:
@@ -10,7 +63,105 @@ def html_to_pdf(html: str, static_folder: str) -> bytes:
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
+    root = Path(static_folder).resolve()
     fonts = FontConfiguration()
-    base = Path(static_folder).resolve().as_uri() + "/"
-    pdf: bytes = HTML(string=html, base_url=base).write_pdf(font_config=fonts)
+    fetcher = _static_fetcher_class()(root)
+    pdf: bytes = HTML(string=html, base_url=root.as_uri() + "/", url_fetcher=fetcher).write_pdf(
+        font_config=fonts)
     return pdf
+
+
+class RenderCache:
+    """PDFs by key, bounded in bytes, least recently used dropped first; safe across threads."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+        self.renders = 0  # how many times `get_or_render` had to render (for tests and benchmarks)
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], data: bytes) -> None:
+        with self.lock:
+            if key in self.items:
+                self.size -= len(self.items.pop(key))
+            self.items[key] = data
+            self.size += len(data)
+            while self.size > self.max_bytes and len(self.items) > 1:
+                _, old = self.items.popitem(last=False)
+                self.size -= len(old)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.size = 0
+
+
+class Renderer:
+    """The app's PDF renders: a bounded number at once, each result cached."""
+
+    def __init__(self, slots: int = RENDER_SLOTS, queue_seconds: float = QUEUE_SECONDS,
+                 cache_bytes: int = CACHE_BYTES) -> None:
+        self.slots = threading.BoundedSemaphore(slots)
+        self.queue_seconds = queue_seconds
+        self.cache = RenderCache(cache_bytes)
+
+    def get_or_render(self, key: tuple[Any, ...], render: Callable[[], bytes]) -> bytes:
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        if not self.slots.acquire(timeout=self.queue_seconds):
+            raise RenderBusy()
+        try:
+            cached = self.cache.get(key)  # another request may have rendered it meanwhile
+            if cached is not None:
+                return cached
+            data = render()
+            self.cache.renders += 1
+        finally:
+            self.slots.release()
+        self.cache.put(key, data)
+        return data
+
+
+def init_app(app: Any) -> None:
+    app.extensions["companion.pdf"] = Renderer(
+        app.config.get("PDF_RENDER_SLOTS", RENDER_SLOTS),
+        app.config.get("PDF_QUEUE_SECONDS", QUEUE_SECONDS),
+        app.config.get("PDF_CACHE_BYTES", CACHE_BYTES),
+    )
+
+
+# -- file names ---------------------------------------------------------------------
+
+_CYRILLIC = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєў",
+    ["a", "b", "v", "g", "d", "e", "yo", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t",
+     "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "yi", "ye", "u"],
+))
+
+
+def transliterate(name: str) -> str:
+    """A name in plain Latin letters for a file name: «Аня» → anya, «Борис» → boris, «Zoë» → zoe."""
+    out = []
+    for char in name.casefold():
+        if char in _CYRILLIC:
+            out.append(_CYRILLIC[char])
+        else:
+            out.append(unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode())
+    slug = re.sub(r"[^a-z0-9]+", "-", "".join(out)).strip("-")
+    return slug
+
+
+def sheet_filename(created_at: str, players: Sequence[str], extension: str) -> str:
+    """`sto-odno-2026-11-29-anya-boris-vera.pdf`: the series' date and its players."""
+    names = [s for s in (transliterate(p) for p in players) if s]
+    stem = "-".join(["sto-odno", created_at[:10], *names])[:120].rstrip("-")
+    return f"{stem}.{extension}"

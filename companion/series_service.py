@@ -88,8 +88,10 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
-           starter: Any = None) -> tuple[Series, str]:
-    """Check and store a new series; draws the first starter by lot when none is given."""
+           starter: Any = None, table_id: str | None = None) -> tuple[Series, str]:
+    """Check and store a new series; draws the first starter by lot when none is given.
+
+    With `table_id` it is the next series of that table, else the first of a new one."""
     setup = SeriesSetup.create(players, ruleset, options, starter)
     drawn = starter is None
     if drawn:
@@ -97,7 +99,7 @@ def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options
                                    secrets.choice(setup.players))
     series_id, token = storage.insert_series(
         db, ruleset=setup.ruleset.id, options=setup.options.to_json(), players=list(setup.players),
-        starter=setup.starter, starter_drawn=drawn,
+        starter=setup.starter, starter_drawn=drawn, table_id=table_id,
     )
     series = load(db, series_id)
     assert series is not None

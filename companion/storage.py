@@ -46,6 +46,28 @@ def m001_series_and_rounds(db: sqlite_utils.Database) -> None:
     db["round_history"].create_index(["series_id", "id"])
 
 
+@migrations()
+def m002_tables_and_shared_rules(db: sqlite_utils.Database) -> None:
+    """Tables (series of the same players), their name merges, and shared house rules.
+
+    Every series belongs to a table; each series stored before this migration
+    becomes the only series of a table of its own.
+    """
+    db["tables"].create({"id": str, "created_at": str}, pk="id")
+    db["series"].add_column("table_id", str)
+    for row in list(db.query("select id, created_at from series")):
+        table_id = secrets.token_urlsafe(9)
+        db["tables"].insert({"id": table_id, "created_at": row["created_at"]})
+        db.execute("update series set table_id = ? where id = ?", [table_id, row["id"]])
+    db["series"].create_index(["table_id", "created_at"])
+    db["name_merges"].create(
+        {"id": int, "table_id": str, "from_name": str, "into_name": str, "at": str, "undone_at": str},
+        pk="id", foreign_keys=[("table_id", "tables", "id")],
+    )
+    db["name_merges"].create_index(["table_id", "id"])
+    db["shared_rules"].create({"id": str, "ruleset": str, "options": str, "created_at": str}, pk="id")
+
+
 def connect(path: str) -> sqlite_utils.Database:
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     db = sqlite_utils.Database(conn)
@@ -191,24 +213,44 @@ class SeriesRow:
     created_at: str
     updated_at: str
     rounds: list[dict[str, Any]]
+    table_id: str = ""
 
     def token_matches(self, token: str) -> bool:
         return secrets.compare_digest(self.edit_token_hash, hash_token(token))
 
 
 def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str, Any], players: list[str],
-                  starter: str, starter_drawn: bool) -> tuple[str, str]:
-    """Store a new series; returns (id, edit_token). The token itself is never stored."""
+                  starter: str, starter_drawn: bool, table_id: str | None = None,
+                  rounds: list[dict[str, Any]] | None = None,
+                  history: list[dict[str, Any]] | None = None) -> tuple[str, str]:
+    """Store a new series; returns (id, edit_token). The token itself is never stored.
+
+    Without `table_id` the series starts a table of its own. `rounds` and
+    `history` (an imported series) are stored as given, in the same transaction.
+    """
     series_id = secrets.token_urlsafe(9)  # 72 bits
     token = secrets.token_urlsafe(24)  # 192 bits
     stamp = now()
+    dumps = lambda data: json.dumps(data, ensure_ascii=False)  # noqa: E731
     with db.atomic():
-        db["series"].insert({
+        if table_id is None:
+            table_id = secrets.token_urlsafe(9)
+            db["tables"].insert({"id": table_id, "created_at": stamp})
+        db["series"].insert({"table_id": table_id,
             "id": series_id, "ruleset": ruleset, "options": json.dumps(options, ensure_ascii=False),
             "players": json.dumps(players, ensure_ascii=False), "starter": starter,
             "starter_drawn": int(starter_drawn), "edit_token_hash": hash_token(token), "version": 1,
             "created_at": stamp, "updated_at": stamp,
         })
+        for n, data in enumerate(rounds or [], start=1):
+            db.execute("insert into rounds (series_id, n, data, created_at, updated_at) values (?, ?, ?, ?, ?)",
+                       [series_id, n, dumps(data), stamp, stamp])
+        for h in history or []:
+            db.execute(
+                "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
+                [series_id, h["n"], h["action"], dumps(h["before"]) if h["before"] is not None else None,
+                 dumps(h["after"]) if h["after"] is not None else None, h["at"]],
+            )
     _note_write_ok()
     return series_id, token
 
@@ -224,6 +266,7 @@ def load_series(db: sqlite_utils.Database, series_id: str, *, with_rounds: bool 
         id=row["id"], ruleset=row["ruleset"], options=json.loads(row["options"]), players=json.loads(row["players"]),
         starter=row["starter"], starter_drawn=bool(row["starter_drawn"]), edit_token_hash=row["edit_token_hash"],
         version=row["version"], created_at=row["created_at"], updated_at=row["updated_at"], rounds=rounds,
+        table_id=row["table_id"] or "",
     )
 
 

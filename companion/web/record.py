@@ -1,0 +1,101 @@
+"""A series as a file: JSON export, import through the API and through a page.
+
+`GET /api/v1/series/<id>/export` is the whole series (see `companion.record`);
+`POST /api/v1/series/import` takes that document back and answers 201 with the
+new series and its `edit_token`. `/import` does the same from a file picked on
+the phone. A refused file stores nothing and says what is wrong in it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .. import record
+from ..core.errors import N_, FormatError, RuleError
+from ..i18n import translate_error
+from ..storage import get_db
+from . import ui
+from .api import ApiError, load_game, series_json
+from .play import as_editor, see_other
+
+bp = Blueprint("record", __name__)
+
+# An exported series of a few hundred rounds with its history is well over the
+# app's 64 KB request limit; an import may be this large.
+IMPORT_MAX_BYTES = 2 * 1024 * 1024
+
+
+def export_filename(document: dict[str, Any]) -> str:
+    from ..pdf import sheet_filename
+
+    return sheet_filename(document["created_at"], document["players"], "json")
+
+
+@bp.get("/api/v1/series/<series_id>/export")
+def export_series(series_id: str) -> Any:
+    game = load_game(series_id)
+    document = record.export_document(get_db(), game, ui.public_url("series.show", series_id=game.id))
+    response = jsonify(document)
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="{export_filename(document)}"'
+    return response
+
+
+def read_upload_json() -> Any:
+    request.max_content_length = IMPORT_MAX_BYTES
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        raise ApiError(413, "too-large", N_("The file is too large (at most %(size)s MB)."),
+                       size=IMPORT_MAX_BYTES // (1024 * 1024)) from None
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError):
+        raise ApiError(400, "malformed-json", N_("The file is not valid JSON. Send the document GET /api/v1/series/<id>/export gave, unchanged.")) from None
+
+
+@bp.post("/api/v1/series/import")
+def import_series() -> Any:
+    data = read_upload_json()
+    game, token = record.import_document(get_db(), data)
+    body = series_json(game)
+    body["edit_token"] = token
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = f"/api/v1/series/{game.id}"
+    return response
+
+
+# -- the import page ------------------------------------------------------------------
+
+
+@bp.get("/import")
+def import_page() -> Any:
+    return render_template("import.html", error=None)
+
+
+@bp.post("/import")
+def import_upload() -> Any:
+    request.max_content_length = IMPORT_MAX_BYTES
+    try:
+        upload = request.files.get("file")
+        raw = upload.read() if upload is not None else b""
+    except RequestEntityTooLarge:
+        return render_template("import.html", error=translate_error(
+            RuleError(N_("The file is too large (at most %(size)s MB)."), size=IMPORT_MAX_BYTES // (1024 * 1024)))), 413
+    if not raw:
+        return render_template("import.html", error=translate_error(
+            RuleError(N_("Choose the file of a series exported from this app (a .json file).")))), 422
+    try:
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            raise FormatError(N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")) from None
+        game, token = record.import_document(get_db(), data)
+    except RuleError as error:
+        return render_template("import.html", error=translate_error(error)), 422
+    return as_editor(see_other("play.share", series_id=game.id), game, token)
