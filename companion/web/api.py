@@ -161,7 +161,20 @@ def stored_round(series: series_service.Series, n: int) -> int:
 @bp.post("/series")
 def create_series() -> Any:
     data = json_object()
-    series, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"))
+    table_id = None
+    after = data.get("after")
+    if after is not None:  # the next series of the same table: needs the edit token of the one it follows
+        if not isinstance(after, str):
+            raise ApiError(400, "bad-request", N_("“after” must be the id of the series this one follows."))
+        previous = load_series(after)
+        authorize(previous)
+        table_id = previous.row.table_id
+        # The same players and rules unless the body says otherwise (another rule set: its own options).
+        same_rules = data.get("ruleset", previous.setup.ruleset.id) == previous.setup.ruleset.id
+        data = {"players": list(previous.setup.players), "ruleset": previous.setup.ruleset.id,
+                "options": (previous.row.options or None) if same_rules else None, **data}
+    series, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"),
+                                          data.get("starter"), table_id=table_id)
     body = series_json(series)
     body["edit_token"] = token
     if series.row.starter_drawn:

@@ -117,6 +117,7 @@ def series_json(series: Series) -> dict[str, Any]:
     st = series.standings
     return {
         "id": series.id,
+        "table": series.row.table_id,
         "ruleset": series.setup.ruleset.id,
         "options": series.setup.options.to_json(),
         "players": [p.to_json() for p in view.players],

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_babel import gettext
 
-from ... import series_service
+from ... import house_rules, series_service
 from ...core.errors import RuleError
 from ...core.rules import OPTION_SPECS, RULESETS
 from ...i18n import current_language, translate_error
@@ -47,9 +47,10 @@ def recent_view() -> list[dict[str, Any]]:
     return found
 
 
-def render_start(form: StartForm, status: int = 200) -> Response:
+def render_start(form: StartForm, status: int = 200, house_rules: dict[str, Any] | None = None) -> Response:
     return page("start.html", status, form=form, rulesets=rulesets_view(), options=options_view(form),
-                recent=recent_view(), fold_open=any(k.startswith("opt-") for k in form.errors))
+                recent=recent_view(), fold_open=any(k.startswith("opt-") for k in form.errors),
+                house_rules=house_rules)
 
 
 @bp.get("/")
@@ -58,8 +59,9 @@ def start() -> Response:
     again = request.args.get("from")
     if again:
         series = series_service.load(get_db(), again)
-        if series is not None:
-            form = StartForm(list(series.setup.players), series.setup.ruleset.id)
+        if series is not None:  # the same players and rules, house options included
+            form = StartForm(list(series.setup.players), series.setup.ruleset.id,
+                             house_rules.form_options(series.setup.ruleset, series.setup.options))
     return render_start(form)
 
 
@@ -89,5 +91,5 @@ def again(series_id: str) -> Response:
     """New series, same players and rules; the first starter is drawn by lot."""
     old = editable_or_403(series_id)
     series, token = series_service.create(get_db(), list(old.setup.players), old.setup.ruleset.id,
-                                          old.row.options or None)
+                                          old.row.options or None, table_id=old.row.table_id)
     return as_editor(see_other("play.share", series_id=series.id), series, token)

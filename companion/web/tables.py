@@ -1,0 +1,218 @@
+"""Tables: the API and the page of a table's series and statistics; house rules by short link.
+
+`/tables/<id>` is the table's view link (read-only, for everyone); a phone
+holding the edit cookie of one of the table's series opens the same page at
+`/series/<series id>/table`, where it may also merge two spellings of a name
+(the cookie is scoped to the series' path, so edit rights follow the series).
+`/r/<code>` opens the start page with a table's house rules preselected.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from .. import games, house_rules, tables
+from ..core.errors import N_, RuleError
+from ..core.rules import OPTION_SPECS
+from ..core.stats import PlayerStats, ranked
+from ..i18n import current_language, translate_error
+from ..storage import get_db
+from . import ui
+from .api import ApiError, json_object
+
+bp = Blueprint("tables", __name__)
+
+
+# -- API -----------------------------------------------------------------------------
+
+
+def load_table(table_id: str) -> tables.Table:
+    table = tables.load(get_db(), table_id)
+    if table is None:
+        raise ApiError(404, "not-found", N_("There is no table “%(id)s”. Check the link."), id=table_id)
+    return table
+
+
+def authorize_table(table: tables.Table) -> None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        raise ApiError(401, "unauthorized", N_("Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”."))
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
+    if not table.token_matches(token.strip()):
+        raise ApiError(403, "forbidden", N_("This edit token belongs to no series of this table."))
+
+
+@bp.get("/api/v1/tables/<table_id>")
+def get_table(table_id: str) -> Any:
+    return load_table(table_id).to_json()
+
+
+@bp.get("/api/v1/tables/<table_id>/merges")
+def list_merges(table_id: str) -> Any:
+    table = load_table(table_id)
+    return {"id": table.id, "merges": [m.to_json() for m in table.merges]}
+
+
+@bp.post("/api/v1/tables/<table_id>/merges")
+def add_merge(table_id: str) -> Any:
+    table = load_table(table_id)
+    authorize_table(table)
+    data = json_object()
+    merged = tables.merge(get_db(), table, data.get("from"), data.get("into"))
+    response = jsonify({"merge": merged.to_json(), "table": load_table(table_id).to_json()})
+    response.status_code = 201
+    return response
+
+
+@bp.delete("/api/v1/tables/<table_id>/merges/<int:merge_id>")
+def undo_merge(table_id: str, merge_id: int) -> Any:
+    table = load_table(table_id)
+    authorize_table(table)
+    undone = tables.undo_merge(get_db(), table, merge_id)
+    return {"merge": undone.to_json(), "table": load_table(table_id).to_json()}
+
+
+# -- the table page ------------------------------------------------------------------
+
+
+def chart(table: tables.Table, stats: list[PlayerStats], width: int = 340, height: int = 150) -> dict[str, Any]:
+    """Series lost so far by each player, after each series of the table (SVG polylines, pixel coordinates)."""
+    count = len(table.series)
+    high = max([1] + [s.series_lost for s in stats])
+    pad = 8
+
+    def x(i: int) -> float:
+        return round(pad + (width - 2 * pad) * i / max(1, count), 1)
+
+    def y(v: int) -> float:
+        return round(height - pad - (height - 2 * pad) * v / high, 1)
+
+    lines = [{"name": s.name, "colour": ui.PALETTE[i % len(ui.PALETTE)],
+              "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate([0, *s.lost_by_series]))}
+             for i, s in enumerate(stats)]
+    return {"width": width, "height": height, "lines": lines, "high": high, "top_y": y(high), "series": count}
+
+
+def series_rows(table: tables.Table) -> list[dict[str, Any]]:
+    rows = []
+    for n, game in enumerate(table.series, start=1):
+        st = game.standings
+        rows.append({"n": n, "id": game.id, "date": game.row.created_at[:10], "players": ", ".join(game.setup.players),
+                     "ruleset": game.setup.ruleset.name[current_language()], "rounds": len(game.entries),
+                     "finished": st.finished, "losers": ", ".join(st.losers), "winner": st.winner})
+    return rows
+
+
+def render_table(table: tables.Table, editor: games.Game | None, error: str | None = None, status: int = 200) -> Any:
+    stats = table.stats
+    order = ranked(stats)
+    colours = {s.name: ui.PALETTE[i % len(ui.PALETTE)] for i, s in enumerate(stats)}
+    view_url = ui.public_url("tables.show", table_id=table.id)
+    latest = table.series[-1] if table.series else None
+    context = dict(
+        table=table, stats=order, colours=colours, chart=chart(table, stats), series=series_rows(table),
+        editor=editor, error=error, names=table.names(), merges=list(reversed(table.merges)),
+        view_url=view_url, view_qr=ui.qr_svg(view_url), rules=rules_share(latest) if latest else None,
+        loser=order[0] if order and order[0].series_lost else None,
+        hands={s.name: " ".join(ui.card_text(ui._card(c)) for c in s.most_expensive_hand_cards) for s in stats},
+    )
+    return render_template("table.html", **context), status
+
+
+@bp.get("/tables/<table_id>")
+def show(table_id: str) -> Any:
+    table = tables.load(get_db(), table_id)
+    if table is None:
+        abort(404)
+    return render_table(table, None)
+
+
+def editor_table(series_id: str) -> tuple[tables.Table, games.Game]:
+    game = ui.load_or_404(series_id)
+    table = tables.load(get_db(), game.row.table_id)
+    if table is None:
+        abort(404)
+    return table, game
+
+
+@bp.get("/series/<series_id>/table")
+def show_for_editor(series_id: str) -> Any:
+    table, game = editor_table(series_id)
+    if not ui.can_edit(game):
+        return redirect(url_for("tables.show", table_id=table.id), code=303)
+    return render_table(table, game)
+
+
+@bp.post("/series/<series_id>/table/merge")
+def merge_names(series_id: str) -> Any:
+    table, game = editor_table(series_id)
+    if not ui.can_edit(game):
+        abort(403)
+    try:
+        tables.merge(get_db(), table, request.form.get("from", ""), request.form.get("into", ""))
+    except RuleError as error:
+        return render_table(table, game, translate_error(error), 422)
+    return redirect(url_for("tables.show_for_editor", series_id=game.id), code=303)
+
+
+@bp.post("/series/<series_id>/table/merges/<int:merge_id>/undo")
+def undo_merge_page(series_id: str, merge_id: int) -> Any:
+    table, game = editor_table(series_id)
+    if not ui.can_edit(game):
+        abort(403)
+    try:
+        tables.undo_merge(get_db(), table, merge_id)
+    except RuleError as error:
+        return render_table(table, game, translate_error(error), 422)
+    return redirect(url_for("tables.show_for_editor", series_id=game.id), code=303)
+
+
+# -- house rules -----------------------------------------------------------------------
+
+
+def option_text(key: str, value: Any) -> str:
+    if key == "on_loss":
+        return gettext("the series ends for all") if value == "series-ends" else gettext("that player leaves, the rest play on")
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if key == "resets":
+        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else gettext("none")
+    return str(value)
+
+
+def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
+    """(label, value) of every option the table changed, in the rule card's words."""
+    lang = current_language()
+    labels = {spec.key: spec.label[lang] for spec in OPTION_SPECS}
+    return [(labels[key], option_text(key, value)) for key, value in rules.changes.items()]
+
+
+def rules_share(game: games.Game) -> dict[str, Any]:
+    """The short link and QR of a series' house rules, for the share and table pages."""
+    rules = house_rules.share(get_db(), game.setup.ruleset, game.setup.options)
+    url = ui.public_url("tables.house_rules_link", code=rules.code)
+    return {"url": url, "qr": ui.qr_svg(url), "lines": rules_lines(rules), "code": rules.code}
+
+
+@bp.get("/r/<code>")
+def house_rules_link(code: str) -> Any:
+    """The short link of house rules: the start page with them chosen, and their card shown."""
+    from .play import StartForm, render_start
+
+    rules = house_rules.load(get_db(), code) if len(code) <= 16 else None
+    if rules is None:
+        abort(404)
+    form = StartForm(ruleset=rules.ruleset.id, options=house_rules.form_options(rules.ruleset, rules.options))
+    return render_start(form, house_rules={"name": rules.ruleset.name[current_language()], "id": rules.ruleset.id,
+                                           "lines": rules_lines(rules)})
+
+
+@bp.errorhandler(403)
+@bp.errorhandler(404)
+def error_page(error: Any) -> Any:
+    return render_template("error.html", code=error.code), error.code
