@@ -124,7 +124,8 @@ def _categories(rule_path: str, methods: set[str]) -> list[tuple[str, list[str]]
     writes = sorted(methods & UNSAFE_METHODS)
     if writes and "/series/" in rule_path and not rule_path.endswith("/preview"):
         found.append(("RATELIMIT_WRITES", writes))
-    if "POST" in methods and (rule_path in ("/api/v1/series", "/new") or rule_path.endswith("/again")):
+    if "POST" in methods and (rule_path in ("/api/v1/series", "/new", "/api/v1/series/import", "/import")
+                              or rule_path.endswith("/again")):
         found.append(("RATELIMIT_CREATE", ["POST"]))
     if rule_path.endswith(".pdf"):
         found.append(("RATELIMIT_PDF", ["GET"]))
