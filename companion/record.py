@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, storage
+from . import series_service, storage
 from .core.errors import N_, FormatError, RoundError, RuleError
 from .core.series import RoundInput, SeriesSetup, replay
 
@@ -32,21 +32,21 @@ class ImportRefused(RuleError):
     code = "invalid-import"
 
 
-def export_document(db: sqlite_utils.Database, game: games.Game, view_url: str) -> dict[str, Any]:
+def export_document(db: sqlite_utils.Database, series: series_service.Series, view_url: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "id": game.id,
+        "id": series.id,
         "view_url": view_url,
         "exported_at": storage.now(),
-        "created_at": game.row.created_at,
-        "ruleset": game.setup.ruleset.id,
-        "options": game.setup.options.to_json(),
-        "players": list(game.setup.players),
-        "starter": game.setup.starter,
-        "starter_drawn": game.row.starter_drawn,
-        "rounds": list(game.row.rounds),
-        "history": storage.round_history(db, game.id),
+        "created_at": series.row.created_at,
+        "ruleset": series.setup.ruleset.id,
+        "options": series.setup.options.to_json(),
+        "players": list(series.setup.players),
+        "starter": series.setup.starter,
+        "starter_drawn": series.row.starter_drawn,
+        "rounds": list(series.row.rounds),
+        "history": storage.round_history(db, series.id),
     }
 
 
@@ -135,7 +135,7 @@ def read_history(data: Mapping[str, Any], rounds: list[Any]) -> list[dict[str, A
     return checked
 
 
-def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None = None) -> tuple[games.Game, str]:
+def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None = None) -> tuple[series_service.Series, str]:
     """Check the whole document, then store it as a new series; returns it and its edit token."""
     doc = _check_header(data)
     setup = SeriesSetup.create(doc["players"], doc.get("ruleset"), doc.get("options"), doc.get("starter"))
@@ -151,7 +151,7 @@ def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None =
         starter=setup.starter, starter_drawn=bool(doc.get("starter_drawn", False)), table_id=table_id,
         rounds=rounds, history=history,
     )
-    game = games.load(db, series_id)
-    assert game is not None
-    return game, token
+    series = series_service.load(db, series_id)
+    assert series is not None
+    return series, token
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import games, storage
+from . import series_service, storage
 from .core.errors import N_, FormatError, RuleError
 from .core.stats import PlayerStats, canonical, table_stats
 
@@ -41,7 +41,7 @@ class Merge:
 class Table:
     id: str
     created_at: str
-    series: tuple[games.Game, ...]  # oldest first
+    series: tuple[series_service.Series, ...]  # oldest first
     merges: tuple[Merge, ...]  # oldest first, undone ones too
 
     @property
@@ -73,7 +73,7 @@ def load(db: sqlite_utils.Database, table_id: str) -> Table | None:
         return None
     series = []
     for row in db.query("select id from series where table_id = ? order by created_at, rowid", [table_id]):
-        game = games.load(db, row["id"])
+        game = series_service.load(db, row["id"])
         if game is not None:
             series.append(game)
     merges = tuple(

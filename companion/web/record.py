@@ -11,16 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import record
 from ..core.errors import N_, FormatError, RuleError
 from ..i18n import translate_error
 from ..storage import get_db
-from . import ui
-from .api import ApiError, load_game, series_json
-from .play import as_editor, see_other
+from .api import load_series
+from .errors import ApiError
+from .links import public_url
+from .pages import page, see_other
+from .play.sharing import as_editor
+from .series_view import series_json
 
 bp = Blueprint("record", __name__)
 
@@ -37,8 +40,8 @@ def export_filename(document: dict[str, Any]) -> str:
 
 @bp.get("/api/v1/series/<series_id>/export")
 def export_series(series_id: str) -> Any:
-    game = load_game(series_id)
-    document = record.export_document(get_db(), game, ui.public_url("series.show", series_id=game.id))
+    series = load_series(series_id)
+    document = record.export_document(get_db(), series, public_url("series.show", series_id=series.id))
     response = jsonify(document)
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="{export_filename(document)}"'
@@ -61,12 +64,12 @@ def read_upload_json() -> Any:
 @bp.post("/api/v1/series/import")
 def import_series() -> Any:
     data = read_upload_json()
-    game, token = record.import_document(get_db(), data)
-    body = series_json(game)
+    series, token = record.import_document(get_db(), data)
+    body = series_json(series)
     body["edit_token"] = token
     response = jsonify(body)
     response.status_code = 201
-    response.headers["Location"] = f"/api/v1/series/{game.id}"
+    response.headers["Location"] = f"/api/v1/series/{series.id}"
     return response
 
 
@@ -74,28 +77,28 @@ def import_series() -> Any:
 
 
 @bp.get("/import")
-def import_page() -> Any:
-    return render_template("import.html", error=None)
+def import_page() -> Response:
+    return page("import.html", error=None)
 
 
 @bp.post("/import")
-def import_upload() -> Any:
+def import_upload() -> Response:
     request.max_content_length = IMPORT_MAX_BYTES
     try:
         upload = request.files.get("file")
         raw = upload.read() if upload is not None else b""
     except RequestEntityTooLarge:
-        return render_template("import.html", error=translate_error(
-            RuleError(N_("The file is too large (at most %(size)s MB)."), size=IMPORT_MAX_BYTES // (1024 * 1024)))), 413
+        return page("import.html", 413, error=translate_error(
+            RuleError(N_("The file is too large (at most %(size)s MB)."), size=IMPORT_MAX_BYTES // (1024 * 1024))))
     if not raw:
-        return render_template("import.html", error=translate_error(
-            RuleError(N_("Choose the file of a series exported from this app (a .json file).")))), 422
+        return page("import.html", 422, error=translate_error(
+            RuleError(N_("Choose the file of a series exported from this app (a .json file)."))))
     try:
         try:
             data = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError):
             raise FormatError(N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")) from None
-        game, token = record.import_document(get_db(), data)
+        series, token = record.import_document(get_db(), data)
     except RuleError as error:
-        return render_template("import.html", error=translate_error(error)), 422
-    return as_editor(see_other("play.share", series_id=game.id), game, token)
+        return page("import.html", 422, error=translate_error(error))
+    return as_editor(see_other("play.share", series_id=series.id), series, token)

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext
 
-from .. import games, house_rules, tables
+from .. import house_rules, tables
 from ..core.errors import N_, RuleError
 from ..core.rules import OPTION_SPECS
 from ..core.stats import PlayerStats, ranked
 from ..i18n import current_language, translate_error
+from ..series_service import Series
 from ..storage import get_db
-from . import ui
-from .api import ApiError, json_object
+from .api import json_object
+from .cards import card_or_none, card_text
+from .edit_rights import can_edit
+from .errors import ApiError
+from .links import public_url, qr_svg
+from .pages import load_or_404, page, see_other
+from .series_view import PALETTE
 
 bp = Blueprint("tables", __name__)
 
@@ -92,7 +98,7 @@ def chart(table: tables.Table, stats: list[PlayerStats], width: int = 340, heigh
     def y(v: int) -> float:
         return round(height - pad - (height - 2 * pad) * v / high, 1)
 
-    lines = [{"name": s.name, "colour": ui.PALETTE[i % len(ui.PALETTE)],
+    lines = [{"name": s.name, "colour": PALETTE[i % len(PALETTE)],
               "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate([0, *s.lost_by_series]))}
              for i, s in enumerate(stats)]
     return {"width": width, "height": height, "lines": lines, "high": high, "top_y": y(high), "series": count}
@@ -108,20 +114,20 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
     return rows
 
 
-def render_table(table: tables.Table, editor: games.Game | None, error: str | None = None, status: int = 200) -> Any:
+def render_table(table: tables.Table, editor: Series | None, error: str | None = None, status: int = 200) -> Any:
     stats = table.stats
     order = ranked(stats)
-    colours = {s.name: ui.PALETTE[i % len(ui.PALETTE)] for i, s in enumerate(stats)}
-    view_url = ui.public_url("tables.show", table_id=table.id)
+    colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(stats)}
+    view_url = public_url("tables.show", table_id=table.id)
     latest = table.series[-1] if table.series else None
-    context = dict(
+    context: dict[str, Any] = dict(
         table=table, stats=order, colours=colours, chart=chart(table, stats), series=series_rows(table),
         editor=editor, error=error, names=table.names(), merges=list(reversed(table.merges)),
-        view_url=view_url, view_qr=ui.qr_svg(view_url), rules=rules_share(latest) if latest else None,
+        view_url=view_url, view_qr=qr_svg(view_url), rules=rules_share(latest) if latest else None,
         loser=order[0] if order and order[0].series_lost else None,
-        hands={s.name: " ".join(ui.card_text(ui._card(c)) for c in s.most_expensive_hand_cards) for s in stats},
+        hands={s.name: " ".join(card_text(card_or_none(c)) for c in s.most_expensive_hand_cards) for s in stats},
     )
-    return render_template("table.html", **context), status
+    return page("table.html", status, **context)
 
 
 @bp.get("/tables/<table_id>")
@@ -132,8 +138,8 @@ def show(table_id: str) -> Any:
     return render_table(table, None)
 
 
-def editor_table(series_id: str) -> tuple[tables.Table, games.Game]:
-    game = ui.load_or_404(series_id)
+def editor_table(series_id: str) -> tuple[tables.Table, Series]:
+    game = load_or_404(series_id)
     table = tables.load(get_db(), game.row.table_id)
     if table is None:
         abort(404)
@@ -143,33 +149,33 @@ def editor_table(series_id: str) -> tuple[tables.Table, games.Game]:
 @bp.get("/series/<series_id>/table")
 def show_for_editor(series_id: str) -> Any:
     table, game = editor_table(series_id)
-    if not ui.can_edit(game):
-        return redirect(url_for("tables.show", table_id=table.id), code=303)
+    if not can_edit(game):
+        return see_other("tables.show", table_id=table.id)
     return render_table(table, game)
 
 
 @bp.post("/series/<series_id>/table/merge")
 def merge_names(series_id: str) -> Any:
     table, game = editor_table(series_id)
-    if not ui.can_edit(game):
+    if not can_edit(game):
         abort(403)
     try:
         tables.merge(get_db(), table, request.form.get("from", ""), request.form.get("into", ""))
     except RuleError as error:
         return render_table(table, game, translate_error(error), 422)
-    return redirect(url_for("tables.show_for_editor", series_id=game.id), code=303)
+    return see_other("tables.show_for_editor", series_id=game.id)
 
 
 @bp.post("/series/<series_id>/table/merges/<int:merge_id>/undo")
 def undo_merge_page(series_id: str, merge_id: int) -> Any:
     table, game = editor_table(series_id)
-    if not ui.can_edit(game):
+    if not can_edit(game):
         abort(403)
     try:
         tables.undo_merge(get_db(), table, merge_id)
     except RuleError as error:
         return render_table(table, game, translate_error(error), 422)
-    return redirect(url_for("tables.show_for_editor", series_id=game.id), code=303)
+    return see_other("tables.show_for_editor", series_id=game.id)
 
 
 # -- house rules -----------------------------------------------------------------------
@@ -177,11 +183,12 @@ def undo_merge_page(series_id: str, merge_id: int) -> Any:
 
 def option_text(key: str, value: Any) -> str:
     if key == "on_loss":
-        return gettext("the series ends for all") if value == "series-ends" else gettext("that player leaves, the rest play on")
+        return str(gettext("the series ends for all") if value == "series-ends"
+                   else gettext("that player leaves, the rest play on"))
     if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
+        return str(gettext("yes") if value else gettext("no"))
     if key == "resets":
-        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else gettext("none")
+        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else str(gettext("none"))
     return str(value)
 
 
@@ -192,17 +199,18 @@ def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
     return [(labels[key], option_text(key, value)) for key, value in rules.changes.items()]
 
 
-def rules_share(game: games.Game) -> dict[str, Any]:
+def rules_share(game: Series) -> dict[str, Any]:
     """The short link and QR of a series' house rules, for the share and table pages."""
     rules = house_rules.share(get_db(), game.setup.ruleset, game.setup.options)
-    url = ui.public_url("tables.house_rules_link", code=rules.code)
-    return {"url": url, "qr": ui.qr_svg(url), "lines": rules_lines(rules), "code": rules.code}
+    url = public_url("tables.house_rules_link", code=rules.code)
+    return {"url": url, "qr": qr_svg(url), "lines": rules_lines(rules), "code": rules.code}
 
 
 @bp.get("/r/<code>")
 def house_rules_link(code: str) -> Any:
     """The short link of house rules: the start page with them chosen, and their card shown."""
-    from .play import StartForm, render_start
+    from .play.start import render_start
+    from .play.start_form import StartForm
 
     rules = house_rules.load(get_db(), code) if len(code) <= 16 else None
     if rules is None:
@@ -211,8 +219,3 @@ def house_rules_link(code: str) -> Any:
     return render_start(form, house_rules={"name": rules.ruleset.name[current_language()], "id": rules.ruleset.id,
                                            "lines": rules_lines(rules)})
 
-
-@bp.errorhandler(403)
-@bp.errorhandler(404)
-def error_page(error: Any) -> Any:
-    return render_template("error.html", code=error.code), error.code
