@@ -33,8 +33,10 @@ class HouseRules:
 
 
 def changed_options(ruleset: RuleSet, options: Options) -> dict[str, Any]:
-    """The options (as JSON) where `options` differs from the rule set's defaults, in the specs' order."""
-    ours, theirs = options.to_json(), ruleset.defaults.to_json()
+    """The options (as JSON) where `options` differs from the rule set's defaults, in the specs' order.
+
+    A series' rule set is configured with its options, so the preset is looked up again by id."""
+    ours, theirs = options.to_json(), get_ruleset(ruleset.id).defaults.to_json()
     return {spec.key: ours[spec.key] for spec in OPTION_SPECS if ours[spec.key] != theirs[spec.key]}
 
 
@@ -46,6 +48,7 @@ def code_of(ruleset_id: str, changes: Mapping[str, Any]) -> str:
 
 def share(db: sqlite_utils.Database, ruleset: RuleSet, options: Options) -> HouseRules:
     """The short code of these rules, stored if new."""
+    ruleset = get_ruleset(ruleset.id)
     changes = changed_options(ruleset, options)
     code = code_of(ruleset.id, changes)
     db.execute(

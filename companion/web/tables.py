@@ -182,21 +182,23 @@ def undo_merge_page(series_id: str, merge_id: int) -> Any:
 
 
 def option_text(key: str, value: Any) -> str:
-    if key == "on_loss":
-        return str(gettext("the series ends for all") if value == "series-ends"
-                   else gettext("that player leaves, the rest play on"))
-    if isinstance(value, bool):
+    """An option's value in words, as the start form names it (the core's choice labels)."""
+    spec = next(s for s in OPTION_SPECS if s.key == key)
+    if spec.kind == "bool":
+        if spec.choice_labels:
+            return str(gettext(spec.choice_labels[1 if value else 0]))
         return str(gettext("yes") if value else gettext("no"))
+    if spec.kind == "choice" and spec.choice_labels and value in spec.choices:
+        return str(gettext(spec.choice_labels[spec.choices.index(value)]))
     if key == "resets":
         return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else str(gettext("none"))
     return str(value)
 
 
 def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
-    """(label, value) of every option the table changed, in the rule card's words."""
-    lang = current_language()
-    labels = {spec.key: spec.label[lang] for spec in OPTION_SPECS}
-    return [(labels[key], option_text(key, value)) for key, value in rules.changes.items()]
+    """(label, value) of every option the table changed, in the start form's words."""
+    return [(str(gettext(spec.label)), option_text(spec.key, rules.changes[spec.key]))
+            for spec in OPTION_SPECS if spec.key in rules.changes]
 
 
 def rules_share(game: Series) -> dict[str, Any]:
