@@ -179,6 +179,9 @@ def test_house_rules_link_preselects_the_rules_and_shows_their_card(client: Flas
     assert code
     page = client.get(f"/r/{code.group(1)}", headers={"Accept-Language": "ru"}).get_data(as_text=True)
     assert "Наши правила" in page and "/rules/igrafan" in page
+    # the card lists what the table changed, by the options' own labels (issue 8: a series' rule set
+    # carries its options; the changes are taken against the preset)
+    assert "<dt>Колода</dt><dd>52 карты</dd>" in page and "он выбывает, остальные играют дальше" in page
     assert re.search(r'<option value="52"\s+selected', page)
     assert 'value="101 → 0, 100 → 50"' in page
     assert re.search(r'<option value="eliminate"\s+selected', page)
