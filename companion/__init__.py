@@ -1,4 +1,12 @@
-"""The «Сто одно» table companion: `create_app` is the only way to build the app."""
+"""The «Сто одно» table companion: `create_app` is the only way to build the app.
+
+Where its files are: in a checkout, `templates/`, `static/` and `instance/` sit
+at the top of the repository; an installed wheel carries the templates and
+static files inside the package (`companion/templates`, `companion/static`)
+and keeps its data in Flask's instance folder for an installed package
+(`<prefix>/var/companion-instance`). `COMPANION_INSTANCE` overrides the
+instance folder in both cases.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +17,45 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent  # the checkout, when run from one
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+def is_checkout() -> bool:
+    """Run from a source checkout (editable install or plain path), not from an installed wheel."""
+    return (ROOT / "pyproject.toml").is_file() and (ROOT / "templates").is_dir() and not (PACKAGE / "templates").is_dir()
+
+
+def asset_folder(name: str) -> Path:
+    """`templates` or `static`: inside the package when installed, at the top of a checkout."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else ROOT / name
+
+
+def instance_folder() -> str | None:
+    """COMPANION_INSTANCE if set; `<checkout>/instance` in a checkout; else None (Flask's default)."""
+    chosen = os.environ.get("COMPANION_INSTANCE")
+    if chosen:
+        return str(Path(chosen).resolve())
+    if is_checkout():
+        return str(ROOT / "instance")
+    return None
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then `instance/config.py`, then `test_config`."""
-    instance = Path(os.environ.get("COMPANION_INSTANCE", ROOT / "instance"))
     app = Flask(
         __name__,
-        instance_path=str(instance),
+        instance_path=instance_folder(),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(asset_folder("templates")),
+        static_folder=str(asset_folder("static")),
     )
+    instance = Path(app.instance_path)
     app.config.from_mapping(
         DATABASE=str(instance / "companion.sqlite3"),
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )

@@ -1,28 +1,52 @@
-"""Languages: Russian first, English second (Flask-Babel).
+"""Languages: Russian first, English second (Flask-Babel), one translation mechanism.
 
-The catalogs are kept as `.po` files only, one per area of the app
-(`companion/translations/ru/LC_MESSAGES/<area>.po`); they are merged and
-compiled into the instance folder when the app starts, whenever a `.po` is
-newer than the compiled `.mo`. Message ids are the English text.
+Message ids are the English text. The Russian lives in one `.po` file per area
+of the app (`companion/translations/ru/LC_MESSAGES/<area>.po`). The catalogs
+are held in memory, never written to disk at start-up: an installed wheel
+carries one `messages.mo` per language, compiled when the wheel was built
+(`hatch_build.py`, with `catalogs.py`); a checkout has only the `.po` files, which are merged and
+compiled in memory when the app starts.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
 from flask import Flask, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, Domain, get_locale
 
+from .catalogs import load_catalogs
 from .core.errors import Msg, RuleError
 
 LANGUAGES = ("ru", "en")
 DEFAULT_LANGUAGE = "ru"
-CATALOGS = Path(__file__).parent / "translations"
+
+
+# -- typed gettext (Flask-Babel is untyped) --------------------------------------
+
+
+def gettext(message: str, **params: Any) -> str:
+    """`message` in the request's language, `%(name)s` filled in from `params`."""
+    from flask_babel import gettext as babel_gettext
+
+    return str(babel_gettext(message, **params))
+
+
+def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
+    """The singular or plural form for `num` in the request's language (`%(num)s` is filled in)."""
+    from flask_babel import ngettext as babel_ngettext
+
+    return str(babel_ngettext(singular, plural, num, **params))
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT_LANGUAGE
+
+
+# -- choosing the language ---------------------------------------------------------
 
 
 def select_language() -> str:
@@ -40,33 +64,36 @@ def lang_url(language: str) -> str:
     return f"{request.path}?{urlencode(args, doseq=True)}"
 
 
-def current_language() -> str:
-    locale = get_locale()
-    return locale.language if locale is not None else DEFAULT_LANGUAGE
+# -- the catalogs ------------------------------------------------------------------
 
 
-def compile_catalogs(source: Path, target: Path) -> None:
-    """Merge every `<lang>/LC_MESSAGES/*.po` (one per area) into one `messages.mo` per language."""
-    for folder in sorted(source.glob("*/LC_MESSAGES")):
-        sources = sorted(folder.glob("*.po"))
-        mo = target / folder.relative_to(source) / "messages.mo"
-        if not sources or (mo.exists() and mo.stat().st_mtime >= max(p.stat().st_mtime for p in sources)):
-            continue
-        merged = None
-        for po in sources:
-            with po.open("rb") as f:
-                catalog = read_po(f)
-            if merged is None:
-                merged = catalog
-                continue
-            for message in catalog:
-                if message.id and message.string:
-                    merged[message.id] = message
-        mo.parent.mkdir(parents=True, exist_ok=True)
-        partial = mo.with_suffix(f".{os.getpid()}.tmp")
-        with partial.open("wb") as f:
-            write_mo(f, merged)
-        os.replace(partial, mo)
+class MemoryDomain(Domain):  # type: ignore[misc]  # Flask-Babel has no type information
+    """Flask-Babel's message domain, answered from catalogs held in memory (never read from disk per request)."""
+
+    def __init__(self, catalogs: dict[str, Translations]) -> None:
+        super().__init__()
+        self.catalogs = catalogs
+
+    def get_translations(self) -> NullTranslations:
+        locale = get_locale()
+        language = locale.language if locale is not None else DEFAULT_LANGUAGE
+        return self.catalogs.get(language) or NullTranslations()
+
+
+_catalogs: dict[str, Translations] | None = None
+
+
+def catalogs() -> dict[str, Translations]:
+    """The catalogs, read once per process (they are the same for every app built in it)."""
+    global _catalogs
+    if _catalogs is None:
+        from . import is_checkout
+
+        _catalogs = load_catalogs(compiled=not is_checkout())
+    return _catalogs
+
+
+# -- errors ------------------------------------------------------------------------
 
 
 def translate_error(error: RuleError) -> str:
@@ -79,14 +106,22 @@ def translate_error(error: RuleError) -> str:
             params[key] = gettext(value)
         else:
             params[key] = value
-    text: str = gettext(error.template)
+    text = gettext(error.template)
     return text % params if params else text
 
 
+def in_both_languages(message: str, **params: Any) -> dict[str, str]:
+    """`{"ru": …, "en": …}` of one message id, from the catalogs (the API's two-language fields)."""
+    out = {}
+    for language in LANGUAGES:
+        translations = catalogs().get(language) or NullTranslations()
+        text = translations.ugettext(message)
+        out[language] = text % params if params else text
+    return out
+
+
 def init_app(app: Flask) -> None:
-    compiled = Path(app.instance_path) / "translations"
-    compile_catalogs(CATALOGS, compiled)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
-    Babel(app, locale_selector=select_language)
+    babel = Babel(app, locale_selector=select_language)
+    babel.domain_instance = MemoryDomain(catalogs())
     app.context_processor(lambda: {"lang": current_language(), "languages": LANGUAGES, "lang_url": lang_url})

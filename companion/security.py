@@ -28,11 +28,11 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, g, request
-from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from .i18n import gettext
 
 CSP = "; ".join([
     "default-src 'self'",

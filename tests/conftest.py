@@ -4,11 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import os
+import tempfile
+
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
+
+
+# Hypothesis keeps its example database and caches outside the checkout (tests never write there).
+set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "companion101-hypothesis"))
+
+
+@pytest.fixture(autouse=True)
+def instance_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """No test writes into the checkout: every app built in a test keeps its instance folder in a temp dir."""
+    folder = tmp_path_factory.mktemp("instance")
+    monkeypatch.setenv("COMPANION_INSTANCE", str(folder))
+    return folder
 
 
 @pytest.fixture

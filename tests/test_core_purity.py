@@ -27,8 +27,8 @@ def test_core_uses_only_the_standard_library() -> None:
                 assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {name}"
 
 
-def test_core_passes_mypy_strict() -> None:
+def test_core_passes_mypy_strict(tmp_path: Path) -> None:
     from mypy import api
 
-    stdout, stderr, status = api.run(["--strict", "--follow-imports=silent", str(CORE)])
+    stdout, stderr, status = api.run(["--strict", "--follow-imports=silent", "--cache-dir", str(tmp_path), str(CORE)])
     assert status == 0, stdout + stderr

@@ -103,7 +103,7 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
     """Each template the referee can answer with has a Russian text in referee.po (or another catalog)."""
     from babel.messages.pofile import read_po
 
-    from companion.i18n import CATALOGS
+    from companion.catalogs import CATALOGS
 
     ids = set()
     for po in (CATALOGS / "ru" / "LC_MESSAGES").glob("*.po"):

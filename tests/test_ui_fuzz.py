@@ -25,18 +25,22 @@ def make_app(tmp: str) -> Flask:
     return create_app({"TESTING": True, "DATABASE": f"{tmp}/fuzz.sqlite3", "SECRET_KEY": "t"})
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(form=forms)
-def test_no_form_gets_a_500(tmp_path: Any, form: dict[str, list[str]]) -> None:
-    app = make_app(str(tmp_path))
-    client = app.test_client()
-    created = client.post("/new", data={"name": ["A", "B"]})
-    series_id = created.headers["Location"].split("/")[2]
-    client.post(f"/series/{series_id}/round", data={"version": "1", "winner": "0", "finishing_card": "8C", "hand-1": "AH"})
-    for url in ("/new", f"/series/{series_id}/round", f"/series/{series_id}/round/1",
-                f"/series/{series_id}/round/preview", f"/series/{series_id}/round/1/delete",
-                f"/series/{series_id}/again"):
-        response = client.post(url, data=form)
-        assert response.status_code < 500, (url, form, response.get_data(as_text=True)[:500])
-    for url in (f"/series/{series_id}?lang=xx", "/?from=zzz", f"/series/{series_id}/edit?token="):
-        assert client.get(url).status_code < 500
+def test_no_form_gets_a_500(tmp_path: Any) -> None:
+    client = make_app(str(tmp_path)).test_client()  # one app for the whole test; each example gets a new series
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(form=forms)
+    def check(form: dict[str, list[str]]) -> None:
+        created = client.post("/new", data={"name": ["A", "B"]})
+        series_id = created.headers["Location"].split("/")[2]
+        client.post(f"/series/{series_id}/round",
+                    data={"version": "1", "winner": "0", "finishing_card": "8C", "hand-1": "AH"})
+        for url in ("/new", f"/series/{series_id}/round", f"/series/{series_id}/round/1",
+                    f"/series/{series_id}/round/preview", f"/series/{series_id}/round/1/delete",
+                    f"/series/{series_id}/again"):
+            response = client.post(url, data=form)
+            assert response.status_code < 500, (url, form, response.get_data(as_text=True)[:500])
+        for url in (f"/series/{series_id}?lang=xx", "/?from=zzz", f"/series/{series_id}/edit?token="):
+            assert client.get(url).status_code < 500
+
+    check()

@@ -321,7 +321,7 @@ def test_text_answers_are_gzipped_and_the_service_worker_is_served_from_the_root
     r = client.get("/", headers={"Accept-Encoding": "gzip"})
     assert r.headers["Content-Encoding"] == "gzip"
     assert "Новая партия" in gzip.decompress(r.data).decode()
-    js = client.get("/static/vendor/htmx-2.0.4.min.js", headers={"Accept-Encoding": "gzip, br"})
+    js = client.get("/static/vendor/htmx-2.0.11.min.js", headers={"Accept-Encoding": "gzip, br"})
     assert js.headers["Content-Encoding"] == "gzip" and len(js.data) < 20_000
     sw = client.get("/sw.js")
     assert sw.status_code == 200 and sw.headers["Service-Worker-Allowed"] == "/"

@@ -11,13 +11,13 @@ from enum import Enum
 from typing import Any, Callable
 
 from flask import Blueprint, jsonify, request
-from flask_babel import gettext
 
 from .. import series_service
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, RuleError
 from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from ..core.scoring import max_hand, score_hand
+from ..i18n import gettext
 from ..storage import get_db, round_history
 from .conditional import conditional
 from .errors import ApiError

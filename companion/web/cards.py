@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext
-
 from ..core.cards import Card, Rank, Suit, deck, parse_card
 from ..core.errors import N_, CardError, PlayError
-from ..i18n import current_language
+from ..i18n import current_language, gettext
 
 _RANK_NAMES = {
     Rank.TWO: ("two", "двойка"), Rank.THREE: ("three", "тройка"), Rank.FOUR: ("four", "четвёрка"),

@@ -12,11 +12,10 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from flask.globals import request_ctx
-from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from ..core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
-from ..i18n import translate_error
+from ..i18n import gettext, translate_error
 from ..series_service import VersionConflict
 from .pages import page
 

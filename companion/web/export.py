@@ -11,10 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template
-from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from ..i18n import current_language
+from ..i18n import current_language, gettext
 from ..pdf import html_to_pdf
 from ..series_service import Series
 from .links import public_url, qr_svg

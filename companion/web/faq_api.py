@@ -10,9 +10,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from .. import faq, faq_search
-from ..faq import MAX_QUERY_LENGTH
 from ..core.errors import N_
 from ..core.rules import get_ruleset
+from ..faq import MAX_QUERY_LENGTH
 from ..i18n import LANGUAGES, current_language
 from .errors import ApiError
 from .links import faq_url

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
-from flask_babel import gettext
 
 from .. import storage
+from ..i18n import gettext
 from .errors import answer
 
 bp = Blueprint("health", __name__, url_prefix="/api/v1")

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from flask_babel import gettext, ngettext
-
 from ..core.series import PlayerStatus
+from ..i18n import gettext, ngettext
 from ..series_service import Series
 from .cards import card_or_none, card_text
 

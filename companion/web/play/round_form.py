@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
-
 from ...core.errors import CardError, RuleError
 from ...core.series import Standings
+from ...i18n import gettext
 from ...series_service import Series
 from .form_values import whole
 

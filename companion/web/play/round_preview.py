@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext
-
 from ... import series_service
 from ...core.errors import RuleError
 from ...core.scoring import queen_finish_deduction, score_hand, settle_total
 from ...core.series import RoundInput, Standings, replay, round_problems
-from ...i18n import translate_error
+from ...i18n import gettext, translate_error
 from ...series_service import Series
 from ..cards import card_or_none, card_text
 from .form_values import whole

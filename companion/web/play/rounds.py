@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from flask import Response, abort, request
-from flask_babel import gettext
 
 from ... import series_service
 from ...core.errors import RuleError
-from ...i18n import translate_error
+from ...i18n import gettext, translate_error
 from ...series_service import Series
 from ...storage import get_db
 from ..cards import card_grid

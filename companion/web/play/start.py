@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, request
-from flask_babel import gettext
 
 from ... import house_rules, series_service
 from ...core.errors import RuleError
 from ...core.rules import OPTION_SPECS, RULESETS
-from ...i18n import current_language, translate_error
+from ...i18n import current_language, gettext, translate_error
 from ...storage import get_db
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other

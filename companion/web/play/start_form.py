@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
-
 from ...core.errors import OptionError, RuleError
 from ...core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS
 from ...core.series import MAX_NAME_LENGTH
+from ...i18n import gettext
 from .form_values import whole
 
 START_SEATS = 4

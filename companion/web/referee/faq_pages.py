@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Response, abort, request
-from flask_babel import gettext
 
 from ... import faq, faq_search
 from ...core.rules import RULESETS
 from ...faq import MAX_QUERY_LENGTH
-from ...i18n import current_language
+from ...i18n import current_language, gettext
 from ..links import faq_url, public_url, qr_svg
 from ..pages import is_fragment, page
 from . import bp

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from flask_babel import gettext
-
 from ...core.cards import Card, Rank, Suit
 from ...core.errors import RuleError
 from ...core.referee import PlayVerdict, carries_penalty, check_play
 from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
+from ...i18n import gettext
 from ..cards import card_or_none, suit_or_none
 from .ruleset_choice import ruleset_arg
 from .verdict import rule_message
+
 
 @dataclass
 class RefereeQuestion:

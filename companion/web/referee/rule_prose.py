@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext, ngettext
-
 from ...core.cards import Card, Rank, Suit
 from ...core.rules import EightRule, OnLoss, RuleSet, SixRule
 from ...core.scoring import card_points
+from ...i18n import gettext, ngettext
 from ..cards import card_label, card_text
+
 
 @dataclass(frozen=True)
 class RuleRow:

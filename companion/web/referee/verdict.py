@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask_babel import gettext, ngettext
-
 from ... import faq
 from ...core.cards import Card, Rank
 from ...core.errors import RuleError
 from ...core.referee import PlayVerdict
-from ...i18n import current_language, translate_error
+from ...i18n import current_language, gettext, ngettext, translate_error
 from ..cards import card_text, rank_letter
 from ..links import faq_url
 
