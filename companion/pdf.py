@@ -19,21 +19,14 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 from urllib.parse import unquote, urlsplit
 
-from werkzeug.exceptions import ServiceUnavailable
-
 RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
 QUEUE_SECONDS = 1.0  # how long a request waits for a free slot (config PDF_QUEUE_SECONDS)
 RETRY_AFTER_SECONDS = 3
 CACHE_BYTES = 32 * 1024 * 1024  # kept PDFs, least recently used dropped first (config PDF_CACHE_BYTES)
 
 
-class RenderBusy(ServiceUnavailable):
-    """Every render slot is taken: try again in a few seconds."""
-
-    description = "Too many scoresheets are being prepared right now. Try again in a few seconds."
-
-    def __init__(self) -> None:
-        super().__init__(retry_after=RETRY_AFTER_SECONDS)
+class RenderBusy(Exception):
+    """Every render slot is taken: the view answers 503 with Retry-After (RETRY_AFTER_SECONDS)."""
 
 
 def _static_fetcher_class() -> Any:

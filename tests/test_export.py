@@ -46,15 +46,47 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
     assert "40" in html and "Серия продолжается" in html
 
 
-def test_csv(client: FlaskClient, series: dict[str, Any]) -> None:
-    play(client, series)
-    response = client.get(f"/series/{series['id']}/scoresheet.csv", headers={"Accept-Language": "en"})
+def csv_rows(client: FlaskClient, series_id: str, lang: str) -> tuple[str, list[list[str]]]:
+    response = client.get(f"/series/{series_id}/scoresheet.csv", headers={"Accept-Language": lang})
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert rows[0][:3] == ["Round", "Winner", "Last card"]
-    assert rows[1][:3] == ["1", "Аня", "Q♥"] and rows[1][3:6] == ["-40", "27", "20"]
-    assert rows[2][1] == "redeal"
-    assert rows[3][6:9] == ["-10", "27", "110"] and "lost" in rows[3][9]
+    assert response.data.startswith("\ufeff".encode())  # the BOM: spreadsheets read UTF-8
+    text = response.data.decode("utf-8-sig")
+    delimiter = ";" if lang == "ru" else ","
+    return response.headers["Content-Disposition"], list(csv.reader(io.StringIO(text), delimiter=delimiter))
+
+
+def test_csv_one_row_per_round_and_player_in_english(client: FlaskClient, series: dict[str, Any]) -> None:
+    play(client, series)
+    disposition, rows = csv_rows(client, series["id"], "en")
+    assert disposition.startswith("attachment") and "sto-odno-" in disposition and "-anya-boris-vera.csv" in disposition
+    head = {row[0]: row[1] for row in rows[:7]}
+    assert head["Rule set"].startswith("IgraFan") and head["House rules"] == "none"
+    assert head["Players"] == "Аня, Борис, Вера" and head["Result"] == "Lost: Вера" and len(head["Date"]) == 10
+    table = rows[rows.index([]) + 1:]
+    assert table[0] == ["Round", "Player", "Cards", "Points", "Total", "Events"]
+    assert table[1] == ["1", "Аня", "last card Q♥", "-40", "-40", "Аня went out on Q♥: -40"]
+    assert table[2][:5] == ["1", "Борис", "10♣ J♦ K♠ A♥", "27", "27"]
+    assert table[3][:5] == ["1", "Вера", "Q♠", "20", "20"] and "only queens" in table[3][5]
+    assert [r[2] for r in table[4:7]] == ["redeal"] * 3
+    assert table[9][:5] == ["3", "Вера", "typed in", "90", "110"] and "lost with 110" in table[9][5]
+    assert len(table) == 1 + 3 * 3
+
+
+def test_csv_is_all_russian_with_semicolons_in_russian(client: FlaskClient, series: dict[str, Any]) -> None:
+    play(client, series)
+    _, rows = csv_rows(client, series["id"], "ru")
+    head = {row[0]: row[1] for row in rows[:7]}
+    assert {"Правила", "Домашние правила", "Дата", "Игроки", "Итог", "Ссылка для просмотра"} <= set(head)
+    table = rows[rows.index([]) + 1:]
+    assert table[0] == ["Раунд", "Игрок", "Карты", "Очки", "Счёт", "События"]
+    assert table[1][2] == "последняя карта Д♥" and table[2][2] == "10♣ В♦ К♠ Т♥"
+    assert not any(word in cell for row in table[1:] for cell in row for word in ("points", "redeal", "typed"))
+
+
+def test_csv_header_names_the_house_rules(client: FlaskClient) -> None:
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "options": {"deck": 52}}).get_json()
+    _, rows = csv_rows(client, created["id"], "en")
+    assert rows[2][0] == "House rules" and "52" in rows[2][1]
 
 
 def test_unknown_series(client: FlaskClient) -> None:
@@ -68,3 +100,142 @@ def test_the_standings_page_links_the_scoresheet(client: FlaskClient, series: di
     for tail in ("/scoresheet.pdf", "/scoresheet.csv"):
         assert f"/series/{series['id']}{tail}" in page
     assert f"/api/v1/series/{series['id']}" in page
+
+
+# -- the PDF: file name, cache, conditional GET, render slots, what WeasyPrint may read ----------
+
+
+def _texts(box: Any) -> list[str]:
+    found = [box.text] if hasattr(box, "text") and isinstance(box.text, str) else []
+    for child in getattr(box, "children", []):
+        found += _texts(child)
+    return found
+
+
+def test_pdf_is_named_by_date_and_players_and_cached_by_version(client: FlaskClient, series: dict[str, Any]) -> None:
+    play(client, series)
+    renderer = client.application.extensions["companion.pdf"]
+    url = f"/series/{series['id']}/scoresheet.pdf"
+    first = client.get(url, headers={"Accept-Language": "ru"})
+    disposition = first.headers["Content-Disposition"]
+    assert disposition.startswith('inline; filename="sto-odno-20') and disposition.endswith('-anya-boris-vera.pdf"')
+    assert renderer.cache.renders == 1 and first.headers["ETag"]
+    again = client.get(url, headers={"Accept-Language": "ru"})
+    assert again.data == first.data and renderer.cache.renders == 1  # from the cache
+    unchanged = client.get(url, headers={"Accept-Language": "ru", "If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304 and not unchanged.data
+    english = client.get(url, headers={"Accept-Language": "en"})
+    assert english.headers["ETag"] != first.headers["ETag"] and renderer.cache.renders == 2
+    # a correction is a new version: rendered again, the old ETag no longer matches
+    fixed = {"winner": "Борис", "finishing_card": "8♦", "typed_points": {"Аня": 30, "Вера": 10}}
+    assert client.put(f"/api/v1/series/{series['id']}/rounds/3", json=fixed,
+                      headers={"Authorization": f"Bearer {series['edit_token']}"}).status_code == 200
+    stale = client.get(url, headers={"Accept-Language": "ru", "If-None-Match": first.headers["ETag"]})
+    assert stale.status_code == 200 and stale.data != first.data and renderer.cache.renders == 3
+
+
+def test_pdf_render_slots_answer_503_with_retry_after(client: FlaskClient, series: dict[str, Any]) -> None:
+    from companion import pdf
+
+    client.application.extensions["companion.pdf"] = renderer = pdf.Renderer(slots=1, queue_seconds=0)
+    assert renderer.slots.acquire()  # someone else is rendering
+    try:
+        page = client.get(f"/series/{series['id']}/scoresheet.pdf", headers={"Accept-Language": "en"})
+        assert page.status_code == 503 and page.headers["Retry-After"] == str(pdf.RETRY_AFTER_SECONDS)
+        assert "Try again in a few seconds" in page.get_data(as_text=True) and page.mimetype == "text/html"
+    finally:
+        renderer.slots.release()
+    assert client.get(f"/series/{series['id']}/scoresheet.pdf").status_code == 200
+
+
+def test_render_cache_keeps_within_its_bytes() -> None:
+    from companion.pdf import RenderCache
+
+    cache = RenderCache(max_bytes=10)
+    cache.put(("a",), b"12345")
+    cache.put(("b",), b"12345")
+    assert cache.get(("a",)) == b"12345"  # a is now the most recent
+    cache.put(("c",), b"12345")
+    assert cache.get(("b",)) is None and cache.get(("a",)) and cache.get(("c",)) and cache.size == 10
+
+
+def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
+    from companion import ROOT
+    from companion.pdf import html_to_pdf
+
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"\\x89PNG not really")
+    static = str(ROOT / "static")
+    fetched: list[str] = []
+    import logging
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            fetched.append(record.getMessage())
+
+    handler = Catch()
+    logging.getLogger("weasyprint").addHandler(handler)
+    try:
+        data = html_to_pdf(f'<img src="{secret.as_uri()}"><img src="http://127.0.0.1:9/x.png">'
+                           f'<img src="../pyproject.toml"><img src="icons/icon.svg">', static)
+    finally:
+        logging.getLogger("weasyprint").removeHandler(handler)
+    assert data.startswith(b"%PDF-")
+    refused = " ".join(fetched)
+    assert "secret.png" in refused and "127.0.0.1" in refused and "pyproject.toml" in refused
+    assert "icon.svg" not in refused
+
+
+def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient, series: dict[str, Any]) -> None:
+    from companion import series_service
+    from companion.storage import get_db
+    from companion.web import export
+    from flask import render_template
+
+    play(client, series)
+    fixed = {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c"], "Вера": ["qs"]}}
+    assert client.put(f"/api/v1/series/{series['id']}/rounds/1", json=fixed,
+                      headers={"Authorization": f"Bearer {series['edit_token']}"}).status_code == 200
+    with client.application.test_request_context("/?lang=en"):
+        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series["id"])))
+    assert "<polyline" in html and "stroke-dasharray" in html  # the page's chart with its loss line
+    assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
+    assert "Appendix: corrections" in html and "Round 1 changed" in html
+    assert "size: A4 portrait" in html and "counter(pages)" in html and "display: table-header-group" in html
+
+
+def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_header(client: FlaskClient) -> None:
+    players = ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"]
+    created = client.post("/api/v1/series", json={"players": players, "ruleset": "igrafan", "starter": "Аня",
+                                                  "options": {"deck": 52, "loss_above": 1000, "resets": {}}}).get_json()
+    body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {p: 1 for p in players[1:]}}
+    for _ in range(60):
+        assert client.post(f"/api/v1/series/{created['id']}/rounds", json=body,
+                           headers={"Authorization": f"Bearer {created['edit_token']}"}).status_code == 201
+    from companion import series_service
+    from companion.storage import get_db
+    from companion.web import export
+    from flask import render_template
+
+    with client.application.test_request_context("/?lang=en"):
+        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
+    assert "size: A4 landscape" in html
+    from companion import ROOT
+    from weasyprint import HTML
+
+    document = HTML(string=html, base_url=(ROOT / "static").as_uri() + "/").render()
+    assert len(document.pages) >= 2
+    for page in document.pages:  # the table's header row ("Events" is only there) on every page
+        assert page.width > page.height
+        assert "Events" in _texts(page._page_box)
+
+
+def test_two_players_the_other_one_wins() -> None:
+    from companion.core.series import RoundInput, SeriesSetup, replay
+    from companion.core.stats import final_standings
+
+    setup = SeriesSetup.create(["Аня", "Борис"], "pharaoh", None, "Аня")
+    entries = [RoundInput.from_json({"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 60}}, setup)] * 2
+    final = final_standings(replay(setup, entries))
+    assert final.finished and final.winner == "Аня" and final.losers == ("Борис",)
+    assert [p.name for p in final.places] == ["Аня", "Борис"] and final.out[0].out_round == 2

@@ -111,3 +111,48 @@ def ranked(stats: Sequence[PlayerStats]) -> list[PlayerStats]:
     """Who loses most at the table first: more series lost, then a higher share lost, then name."""
     return sorted(stats, key=lambda s: (-s.series_lost, -(s.series_lost / s.series_played if s.series_played else 0),
                                         s.name.casefold()))
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    total: int
+    status: str  # a PlayerStatus value
+    out_round: int | None = None  # the round the player went over the line in
+
+
+@dataclass(frozen=True)
+class FinalStandings:
+    """How a series ended, for the scoresheet: who won, who lost, and who left in which order."""
+
+    finished: bool
+    winner: str | None
+    losers: tuple[str, ...]
+    out: tuple[Place, ...]  # the players who went over the line, in the order they did
+    places: tuple[Place, ...]  # everyone, best first
+
+
+def final_standings(standings: Standings) -> FinalStandings:
+    """The end of a series in words a scoresheet can print.
+
+    The winner is the core's (the last player left where losers leave); in a
+    series of two players where the series ends at the first loss (`pharaoh`,
+    or any set played by two) the other player is named winner too, since
+    nobody else is left. Everyone else is ranked by total, lower first, and
+    the players who went over the line come last, the last to leave first.
+    """
+    setup = standings.setup
+    out: list[Place] = []
+    for r in standings.rounds:
+        for event in r.events:
+            if event.get("type") in ("lost", "eliminated"):
+                out.append(Place(event["player"], event["total"], standings.statuses[event["player"]].value, r.n))
+    winner = standings.winner
+    survivors = [p for p in setup.players if p not in standings.losers]
+    if winner is None and standings.finished and len(setup.players) == 2 and len(survivors) == 1:
+        winner = survivors[0]
+    staying = sorted((p for p in survivors if p != winner), key=lambda p: (standings.totals[p], setup.players.index(p)))
+    places = [Place(winner, standings.totals[winner], "winner")] if winner else []
+    places += [Place(p, standings.totals[p], standings.statuses[p].value) for p in staying]
+    places += list(reversed(out))
+    return FinalStandings(standings.finished, winner, standings.losers, tuple(out), tuple(places))

@@ -1,6 +1,9 @@
-"""The scoresheet of a series: PDF to keep or share, CSV for spreadsheets (JSON is the API).
+"""The scoresheet of a series: PDF to keep or share, CSV for spreadsheets (JSON is the API and the export).
 
 Both are written from the same series view-model as the page (`series_view`).
+The PDF is rendered at most a few at a time and kept by (series, version,
+language): a repeated request of an unchanged series is answered from the
+cache, or with 304 when the client sends the ETag it got (see `companion.pdf`).
 """
 
 from __future__ import annotations
@@ -10,17 +13,26 @@ import io
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template
+from flask import Blueprint, Response, current_app, render_template, request
 from markupsafe import Markup, escape
 
+from .. import pdf
+from ..core.stats import final_standings
 from ..i18n import current_language, gettext
-from ..pdf import html_to_pdf
 from ..series_service import Series
+from ..storage import get_db, round_history
+from .conditional import conditional
+from .errors import answer
 from .links import public_url, qr_svg
 from .pages import load_or_404
-from .series_view import series_view
+from .series_view import event_text, round_summary, series_view
+from .tables import series_rules_lines
 
 bp = Blueprint("export", __name__)
+bp.record_once(lambda state: pdf.init_app(state.app))
+
+# Above this many players the columns do not fit an A4 page upright: the sheet turns to landscape.
+PORTRAIT_MAX_PLAYERS = 5
 
 
 def suited(text: str) -> Markup:
@@ -30,50 +42,136 @@ def suited(text: str) -> Markup:
     )
 
 
+def css_string(text: str) -> Markup:
+    """Text for a CSS string inside the sheet's <style> (page footer): anything but letters, digits and spaces escaped."""
+    return Markup("".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text))
+
+
+def corrections(series: Series) -> list[dict[str, Any]]:
+    """Every round changed or removed after it was entered, oldest first, for the appendix."""
+    rows = []
+    for h in round_history(get_db(), series.id):
+        if h["action"] == "add":
+            continue
+        text = (gettext("Round %(n)s changed", n=h["n"]) if h["action"] == "edit"
+                else gettext("Round %(n)s removed", n=h["n"]))
+        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]),
+                     "after": round_summary(h["after"]) if h["after"] else None})
+    return rows
+
+
 def sheet_context(series: Series) -> dict[str, Any]:
     view_url = public_url("series.show", series_id=series.id)
     created = datetime.fromisoformat(series.row.created_at)
+    view = series_view(series)
+    names = [p.name for p in view.players]
+    footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
     return {
         "game": series,
-        "view": series_view(series),
+        "view": view,
+        "chart": view.chart,
+        "final": final_standings(series.standings),
+        "next_starter": series.standings.next_starter,
+        "corrections": corrections(series),
+        "rules_lines": series_rules_lines(series),
+        "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
         "ruleset_name": series.setup.ruleset.name[current_language()],
         "created": created.strftime("%d.%m.%Y"),
         "view_url": view_url,
         "qr": qr_svg(view_url),
         "suited": suited,
+        "footer": css_string(footer),
+        "page_label": css_string(gettext("Page")),
     }
+
+
+def sheet_name(series: Series, extension: str) -> str:
+    return pdf.sheet_filename(series.row.created_at, list(series.setup.players), extension)
+
+
+def render_pdf(series: Series) -> bytes:
+    """The series' PDF in the request's language, from the cache when this version was rendered before."""
+    renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
+    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
+    return renderer.get_or_render(key, lambda: pdf.html_to_pdf(
+        render_template("scoresheet.html", **sheet_context(series)), current_app.static_folder or "static"))
 
 
 @bp.get("/series/<series_id>/scoresheet.pdf")
 def scoresheet_pdf(series_id: str) -> Response:
     series = load_or_404(series_id)
-    html = render_template("scoresheet.html", **sheet_context(series))
-    pdf = html_to_pdf(html, current_app.static_folder or "static")
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="101-{series.id}.pdf"'
-    response.headers["Vary"] = "Accept-Language, Cookie"
-    return response
+    filename = sheet_name(series, "pdf")
+
+    def render() -> Response:
+        response = Response(render_pdf(series), mimetype="application/pdf")
+        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+        return response
+
+    headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
+    try:
+        return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
+    except pdf.RenderBusy:
+        response = answer(503, "busy", gettext("Many scoresheets are being prepared right now. Try again in a few seconds."),
+                          title=gettext("Please wait a moment"))
+        response.headers["Retry-After"] = str(pdf.RETRY_AFTER_SECONDS)
+        return response
+
+
+# -- CSV ---------------------------------------------------------------------------------
+
+# Spreadsheets split a CSV by the list separator of the user's locale: Russian
+# Excel and LibreOffice expect ";" (the comma is their decimal sign), English ones ",".
+CSV_DELIMITERS = {"ru": ";", "en": ","}
+
+
+def player_events(events: list[dict[str, Any]], player: str) -> str:
+    """The round's events that concern this player, and those of the whole table (redeal, series end)."""
+    return "; ".join(event_text(e) for e in events if e.get("player", player) == player)
 
 
 @bp.get("/series/<series_id>/scoresheet.csv")
 def scoresheet_csv(series_id: str) -> Response:
     series = load_or_404(series_id)
     view = series_view(series)
-    names = [p.name for p in view.players]
+    final = final_standings(series.standings)
+    lang = current_language()
     out = io.StringIO()
     out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8
-    writer = csv.writer(out)
-    writer.writerow([gettext("Round"), gettext("Winner"), gettext("Last card")]
-                    + [f"{p}: {gettext('points')}" for p in names]
-                    + [f"{p}: {gettext('total')}" for p in names]
-                    + [gettext("Events")])
+    writer = csv.writer(out, delimiter=CSV_DELIMITERS.get(lang, ","), lineterminator="\r\n")
+    created = datetime.fromisoformat(series.row.created_at)
+    rules = series_rules_lines(series)
+    if final.finished:
+        outcome = (gettext("Winner: %(name)s", name=final.winner) if final.winner else
+                   gettext("Lost: %(names)s", names=", ".join(final.losers)))
+    else:
+        outcome = gettext("The series goes on; %(name)s starts the next round.", name=series.standings.next_starter)
+    writer.writerow([gettext("One hundred and one"), gettext("Scoresheet")])
+    writer.writerow([gettext("Rule set"), series.setup.ruleset.name[lang]])
+    writer.writerow([gettext("House rules"), "; ".join(f"{label}: {value}" for label, value in rules) or gettext("none")])
+    writer.writerow([gettext("Date"), created.strftime("%d.%m.%Y")])
+    writer.writerow([gettext("Players"), ", ".join(series.setup.players)])
+    writer.writerow([gettext("Result"), outcome])
+    writer.writerow([gettext("View link"), public_url("series.show", series_id=series.id)])
+    writer.writerow([])
+    writer.writerow([gettext("Round"), gettext("Player"), gettext("Cards"), gettext("Points"), gettext("Total"),
+                     gettext("Events")])
     for r in view.rounds:
-        writer.writerow(
-            [r.n, gettext("redeal") if r.redeal else r.winner, r.finish]
-            + ["" if c.change is None else c.change for c in r.cells]
-            + [c.total for c in r.cells]
-            + ["; ".join(r.all_events)]
-        )
+        events = list(r.json["events"])
+        for name, cell in zip(series.setup.players, r.cells):
+            if cell.change is None:
+                continue  # out of the series already
+            if r.redeal:
+                cards, points = gettext("redeal"), 0
+            elif cell.winner:
+                cards = gettext("last card %(card)s", card=r.finish)
+                points = cell.change or 0
+            elif cell.typed:
+                cards, points = gettext("typed in"), cell.change or 0
+            else:
+                cards, points = cell.cards, cell.change or 0
+            writer.writerow([r.n, name, cards, points, cell.total, player_events(events, name)])
     response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="101-{series.id}.csv"'
+    response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
+    response.headers["Vary"] = "Accept-Language, Cookie"
     return response
+

@@ -201,6 +201,13 @@ def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
             for spec in OPTION_SPECS if spec.key in rules.changes]
 
 
+def series_rules_lines(series: Series) -> list[tuple[str, str]]:
+    """The options a series changed from its rule set, in words (nothing stored)."""
+    ruleset = house_rules.get_ruleset(series.setup.ruleset.id)
+    changes = house_rules.changed_options(ruleset, series.setup.options)
+    return rules_lines(house_rules.HouseRules(house_rules.code_of(ruleset.id, changes), ruleset, changes))
+
+
 def rules_share(game: Series) -> dict[str, Any]:
     """The short link and QR of a series' house rules, for the share and table pages."""
     rules = house_rules.share(get_db(), game.setup.ruleset, game.setup.options)
