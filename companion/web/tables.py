@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
-from flask_babel import gettext
 
 from .. import house_rules, tables
 from ..core.errors import N_, RuleError
 from ..core.rules import OPTION_SPECS
 from ..core.stats import PlayerStats, ranked
-from ..i18n import current_language, translate_error
+from ..i18n import current_language, gettext, translate_error
 from ..series_service import Series
 from ..storage import get_db
 from .api import json_object
