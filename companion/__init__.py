@@ -63,6 +63,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    from . import hardening
+
+    hardening.init_app(app)  # request JSON: depth, surrogates, huge numbers refused with a clear 400
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Cyrillic names as UTF-8, not \uXXXX
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
     instance.mkdir(parents=True, exist_ok=True)

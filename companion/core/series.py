@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping, Sequence
 
 from .cards import Card, parse_card
+from .names import clean_name, name_key
 from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
 from .rules import OnLoss, Options, RuleSet, StarterRule, get_ruleset
 from .scoring import HandScore, queen_finish_deduction, score_hand, settle_total
@@ -42,7 +43,7 @@ class SeriesSetup:
         ruleset = preset.configured(opts)  # the referee and the simulator read the options from it
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise FormatError(N_("“players” must be a list of names, e.g. [\"Аня\", \"Борис\"]."))
-        names = tuple(" ".join(p.split()) for p in players)
+        names = tuple(clean_name(p) for p in players)
         for name in names:
             if not name:
                 raise SeriesSetupError(N_("A player's name is empty. Give every player a name."))
@@ -51,7 +52,7 @@ class SeriesSetup:
                     N_("The name “%(name)s” is longer than %(max)s characters; shorten it."),
                     name=name, max=MAX_NAME_LENGTH,
                 )
-        folded = [n.casefold() for n in names]
+        folded = [name_key(n) for n in names]
         for i, name in enumerate(folded):
             if name in folded[:i]:
                 raise SeriesSetupError(
@@ -75,9 +76,9 @@ def _find_player(players: Sequence[str], name: Any, what: str) -> str:
         return str(name)
     if not isinstance(name, str):
         raise FormatError(N_("“%(field)s” must be a player's name."), field=what)
-    wanted = " ".join(name.split()).casefold()
+    wanted = name_key(name)
     for player in players:
-        if player.casefold() == wanted:
+        if name_key(player) == wanted:
             return player
     raise RoundError(
         N_("There is no player “%(name)s” in this series. Players: %(players)s."),

@@ -132,7 +132,7 @@ def if_match_version() -> int | None:
     if value is None:
         return None
     digits = value.strip().removeprefix("W/").strip('"')
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):  # "²".isdigit() is true, int("²") fails
         raise ApiError(400, "bad-request", N_("If-Match must be the series version, a whole number such as 3."))
     return int(digits)
 

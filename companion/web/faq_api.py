@@ -43,7 +43,7 @@ def requested_limit() -> int:
     value = request.args.get("limit")
     if value is None or value == "":
         return 10
-    if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_LIMIT:
         raise ApiError(400, "bad-request", N_("“limit” must be a whole number from 1 to %(max)s."), max=MAX_LIMIT)
     return int(value)
 
