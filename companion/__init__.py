@@ -63,20 +63,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
-    from . import hardening
-
-    hardening.init_app(app)  # request JSON: depth, surrogates, huge numbers refused with a clear 400
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Cyrillic names as UTF-8, not \uXXXX
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import i18n, security, storage, web
+    from . import hardening, i18n, security, storage, web
 
     storage.init_app(app)
     i18n.init_app(app)
     web.init_app(app)
+    hardening.init_app(app)  # request JSON: depth, surrogates, huge numbers refused with a clear 400
     security.init_app(app)  # after the views: rate limits are put on them by URL
     return app
 

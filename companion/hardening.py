@@ -16,7 +16,6 @@ import math
 from typing import Any
 
 from flask import Flask, Response, request
-from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 
 from .core.errors import N_, Msg
@@ -79,16 +78,19 @@ def _check_text(text: str) -> None:
                               "character; send the text as plain UTF-8.")) from None
 
 
-class StrictJSONProvider(DefaultJSONProvider):
-    """Flask's JSON with the checks above applied to every request body."""
+class _StrictJSON:
+    """What `Request.get_json` parses request bodies with: json.loads plus the checks above."""
 
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+    @staticmethod
+    def loads(s: str | bytes, **kwargs: Any) -> Any:
         try:
             data = json.loads(s, parse_constant=_refuse_constant, **kwargs)
         except RecursionError:
             raise InputRefused(N_("The JSON is nested too deeply: at most %(max)s levels."), max=MAX_DEPTH) from None
         check_value(data)
         return data
+
+
 
 
 def ascii_int(text: str | None) -> int | None:
@@ -115,6 +117,11 @@ def refused(error: InputRefused) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install the strict JSON provider (call before configuring `app.json`) and its error answer."""
-    app.json = StrictJSONProvider(app)
+    """Parse request bodies strictly, and answer refused input with a clear 400.
+
+    Call after the extensions that set their own request class (htmx-flask): this subclasses it, so
+    only request bodies are parsed strictly (responses and sessions keep Flask's own JSON)."""
+    # Flask's request context sets `request.json_module = app.json` on each request: keep ours.
+    strict = property(lambda self: _StrictJSON, lambda self, value: None)
+    app.request_class = type("StrictRequest", (app.request_class,), {"json_module": strict})
     app.register_error_handler(InputRefused, refused)
