@@ -43,19 +43,19 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int) -> None:
-    from waitress import serve as waitress_serve
-
-    from . import create_app
+def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
+    from . import create_app, server
 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
-    if not is_loopback(host):
-        app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
+    server.configure(app, host, url, is_loopback(host))
     print(f"«Сто одно» is running. Open on a phone on the same network / Откройте на телефоне в той же сети:\n\n    {url}\n")
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion101")
+    if workers > 1:
+        server.run_gunicorn(app, host, port, workers, threads)
+    else:
+        server.run_waitress(app, host, port, threads)
 
 
 def is_loopback(host: str) -> bool:
@@ -85,13 +85,35 @@ def cli() -> None:
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")
-def serve_command(host: str, port: int, threads: int) -> None:
-    serve(host, port, threads)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Processes; above 1 serves with gunicorn (Linux, macOS) so every core answers.")
+def serve_command(host: str, port: int, threads: int, workers: int) -> None:
+    serve(host, port, threads, workers)
 
 
 @cli.command("init-db", help="Create or upgrade the database in the instance folder.")
 def init_db_command() -> None:
     init_db()
+
+
+@cli.command("backup", help="Copy the database to FILE, consistent even while the app is serving.")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def backup_command(file: str) -> None:
+    from . import backup, create_app
+
+    app = create_app()
+    count = backup.backup(app.config["DATABASE"], file)
+    print(f"Backup written: {file} ({count} series)")
+
+
+@cli.command("restore", help="Replace the database by the backup FILE (stop the server first).")
+@click.argument("file", type=click.Path(dir_okay=False))
+def restore_command(file: str) -> None:
+    from . import backup, create_app
+
+    app = create_app()
+    count = backup.restore(file, app.config["DATABASE"])
+    print(f"Restored from {file}: {count} series in {app.config['DATABASE']}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_babel import gettext
 
 from .core.errors import N_, Msg
@@ -107,13 +107,9 @@ def ascii_int(text: str | None) -> int | None:
 def refused(error: InputRefused) -> Response:
     params = {k: gettext(v) if isinstance(v, Msg) else v for k, v in error.params.items()}
     message = gettext(error.template) % params if params else gettext(error.template)
-    if request.path.startswith("/api/"):
-        from .web.api import error_response
+    from .web.errors import answer
 
-        return error_response(400, "bad-request", message)
-    from .security import problem_page
-
-    return problem_page(400, gettext("Refused"), message)
+    return answer(400, "bad-request", message, title=gettext("Refused"))
 
 
 def init_app(app: Flask) -> None:

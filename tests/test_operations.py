@@ -246,3 +246,22 @@ def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="does not exist"):
         backup.restore(str(tmp_path / "missing.sqlite3"), str(live))
     assert backup.count_series(str(live)) == 1
+
+
+def test_backup_and_restore_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from companion import cli
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = create_app()
+    client = app.test_client()
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"}).get_json()
+    client.post(f"/api/v1/series/{created['id']}/rounds", json=ROUND, headers=auth(created))
+    assert cli.main(["backup", str(tmp_path / "saved.sqlite3")]) == 0
+    assert "1 series" in capsys.readouterr().out
+    client.post("/api/v1/series", json={"players": ["Гоша", "Дима"]})  # made after the backup
+    assert cli.main(["restore", str(tmp_path / "saved.sqlite3")]) == 0
+    assert "1 series" in capsys.readouterr().out
+    fresh = create_app().test_client()
+    assert rounds_of(fresh, created["id"]) == 1
+    assert backup.count_series(fresh.application.config["DATABASE"]) == 1
