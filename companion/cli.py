@@ -88,7 +88,10 @@ def cli() -> None:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Processes; above 1 serves with gunicorn (Linux, macOS) so every core answers.")
 def serve_command(host: str, port: int, threads: int, workers: int) -> None:
-    serve(host, port, threads, workers)
+    if workers > 1:
+        serve(host, port, threads, workers)
+    else:
+        serve(host, port, threads)
 
 
 @cli.command("init-db", help="Create or upgrade the database in the instance folder.")

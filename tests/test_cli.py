@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,11 +60,21 @@ def test_the_printed_address_is_one_that_serves() -> None:
 
 def test_serve_on_loopback_prints_the_loopback_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    import waitress
+    from waitress import server as waitress_server
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, public=app.config.get("PUBLIC_URL")))
+
+    class Stopped:  # what waitress would serve, without listening
+        def __init__(self, app: Any, **kw: Any) -> None:
+            served.update(kw, public=app.config.get("PUBLIC_URL"), hosts=app.config.get("TRUSTED_HOSTS"))
+
+        def print_listen(self, _format: str) -> None: ...
+        def run(self) -> None: ...
+        def close(self) -> None: ...
+
+    monkeypatch.setattr(waitress_server, "create_server", Stopped)
     assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765"]) == 0
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
     assert served["host"] == "127.0.0.1" and served["port"] == 8765 and served["public"] is None
+    assert "127.0.0.1" in served["hosts"] and "localhost" in served["hosts"]

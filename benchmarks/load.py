@@ -1,0 +1,315 @@
+"""Load: phones at tables against a real `companion serve` on 127.0.0.1, with Locust (headless).
+
+Each table has three viewer phones polling the standings fragment every 4 s
+with If-None-Match (as htmx does), and one editor saving a round every 30 s
+(POST /api/v1/series/<id>/rounds). Every phone is one Locust user with its own
+HTTP connection, as real phones have. The table count grows in steps until a
+step has errors or a p99 above 500 ms (or the last step); each step reports
+requests/s, p50/p95/p99 of polls and saves, errors, and the CPU the server
+and the load generator used (100 % = one core).
+
+Bounded and local: the server listens on 127.0.0.1 only, on a fresh database
+in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
+the run stops by itself after the last step or --max-seconds.
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/load.py                       # waitress, one process
+    .venv/bin/python benchmarks/load.py --workers 2           # gunicorn, two processes
+    .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
+    .venv/bin/python benchmarks/load.py --profile 1000        # where the time goes, in-process
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ["Аня", "Борис", "Вера"]
+ROUNDS_BEFORE = 12  # every table has played a while: the fragment has a real history
+POLL_EVERY = 4.0
+SAVE_EVERY = 30.0
+P99_LIMIT_MS = 500
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def round_body(k: int) -> dict[str, Any]:
+    """A round that never ends the series: the winner rotates, the others take a point or two."""
+    winner = PLAYERS[k % 3]
+    others = [p for p in PLAYERS if p != winner]
+    return {"winner": winner, "finishing_card": "9h", "typed_points": {others[0]: 1, others[1]: 2}}
+
+
+# -- preparing the database (a child process: Locust's gevent patching stays out of it) --------------
+
+
+def prepare(instance: str, tables: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    from companion import create_app
+
+    app = create_app({"DATABASE": str(Path(instance) / "companion.sqlite3"), "SECRET_KEY": "load",
+                      "TESTING": True})
+    client = app.test_client()
+    found = []
+    for t in range(tables):
+        created = client.post("/api/v1/series", json={"players": PLAYERS, "starter": "Аня"}).get_json()
+        auth = {"Authorization": f"Bearer {created['edit_token']}"}
+        for k in range(ROUNDS_BEFORE):
+            assert client.post(f"/api/v1/series/{created['id']}/rounds", json=round_body(k), headers=auth).status_code == 201
+        found.append({"id": created["id"], "token": created["edit_token"]})
+    (Path(instance) / "tables.json").write_text(json.dumps(found))
+
+
+# -- the server ------------------------------------------------------------------------------------------
+
+
+def start_server(instance: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
+    (Path(instance) / "config.py").write_text("RATELIMIT_ENABLED = False\n")
+    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--threads", str(threads), "--workers", str(workers)]
+    server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "COMPANION_INSTANCE": instance},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    import urllib.request
+
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+# -- the phones (Locust) -----------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    import gevent
+    import psutil
+    from locust import FastHttpUser, constant_pacing, events, task
+    from locust.env import Environment
+
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+    steps = [int(n) for n in args.steps.split(",")]
+    instance = tempfile.mkdtemp(prefix="companion-load-")
+    started = time.monotonic()
+    print(f"preparing {max(steps)} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
+    subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
+    tables = json.loads((Path(instance) / "tables.json").read_text())
+    port = free_port()
+    server = start_server(instance, port, args.workers, args.threads)
+    kind = f"gunicorn, {args.workers} workers × {args.threads} threads" if args.workers > 1 else \
+        f"waitress, 1 process × {args.threads} threads"
+    print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
+
+    counters = {"viewer": 0, "editor": 0}
+
+    class Viewer(FastHttpUser):
+        weight = 3
+        wait_time = constant_pacing(POLL_EVERY)
+        host = f"http://127.0.0.1:{port}"
+
+        def on_start(self) -> None:
+            self.table = tables[counters["viewer"] // 3 % len(tables)]
+            counters["viewer"] += 1
+            self.etag: str | None = None
+            gevent.sleep(random.uniform(0, POLL_EVERY))  # phones do not poll in step
+
+        @task
+        def poll(self) -> None:
+            headers = {"HX-Request": "true", "HX-Target": "live", "Accept-Encoding": "gzip"}
+            if self.etag:
+                headers["If-None-Match"] = self.etag
+            with self.client.get(f"/series/{self.table['id']}", headers=headers, name="poll",
+                                 catch_response=True) as response:
+                if response.status_code in (200, 304):
+                    self.etag = response.headers.get("ETag") or self.etag
+                    response.success()
+                else:
+                    response.failure(f"status {response.status_code}")
+
+    class Editor(FastHttpUser):
+        weight = 1
+        wait_time = constant_pacing(SAVE_EVERY)
+        host = f"http://127.0.0.1:{port}"
+
+        def on_start(self) -> None:
+            self.table = tables[counters["editor"] % len(tables)]
+            counters["editor"] += 1
+            self.k = ROUNDS_BEFORE
+            gevent.sleep(random.uniform(0, SAVE_EVERY))
+
+        @task
+        def save(self) -> None:
+            self.k += 1
+            with self.client.post(f"/api/v1/series/{self.table['id']}/rounds", json=round_body(self.k),
+                                  headers={"Authorization": f"Bearer {self.table['token']}"}, name="save",
+                                  catch_response=True) as response:
+                if response.status_code == 201:
+                    response.success()
+                else:
+                    response.failure(f"status {response.status_code}")
+
+    env = Environment(user_classes=[Viewer, Editor], events=events)
+    runner = env.create_local_runner()
+    serving = [psutil.Process(server.pid)]
+    me = psutil.Process()
+
+    def cpu(processes: list[Any]) -> float:
+        total = 0.0
+        for p in processes:
+            try:
+                times = p.cpu_times()
+                total += times.user + times.system
+                for child in p.children(recursive=True):
+                    t = child.cpu_times()
+                    total += t.user + t.system
+            except psutil.Error:
+                pass
+        return total
+
+    print(f"\n{'tables':>6} {'phones':>6} {'req/s':>7} {'poll p50/p95/p99 ms':>20} {'save p50/p95/p99 ms':>20} "
+          f"{'errors':>6} {'server CPU':>10} {'load CPU':>8}")
+    verdict = 0
+    best = None
+    try:
+        for n in steps:
+            if time.monotonic() - started > args.max_seconds:
+                print(f"stopping: --max-seconds {args.max_seconds} reached")
+                break
+            runner.start(4 * n, spawn_rate=max(200, 4 * n))
+            gevent.sleep(args.warmup)
+            env.stats.reset_all()
+            server_cpu, load_cpu, t0 = cpu(serving), cpu([me]), time.monotonic()
+            gevent.sleep(args.step_seconds)
+            wall = time.monotonic() - t0
+            server_share = (cpu(serving) - server_cpu) / wall * 100
+            load_share = (cpu([me]) - load_cpu) / wall * 100
+            poll, save = env.stats.get("poll", "GET"), env.stats.get("save", "POST")
+            total = env.stats.total
+            errors = total.num_failures
+
+            def pct(entry: Any) -> str:
+                if not entry.num_requests:
+                    return "—"
+                return "/".join(str(int(entry.get_response_time_percentile(q))) for q in (0.5, 0.95, 0.99))
+
+            p99 = max(poll.get_response_time_percentile(0.99) if poll.num_requests else 0,
+                      save.get_response_time_percentile(0.99) if save.num_requests else 0)
+            print(f"{n:>6} {4 * n:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
+                  f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}%", flush=True)
+            if errors:
+                for error in list(env.stats.errors.values())[:3]:
+                    print(f"       {error.occurrences} × {error.method} {error.name}: {error.error}")
+            if errors or p99 > P99_LIMIT_MS:
+                print(f"stopping: {'errors' if errors else f'p99 {p99:.0f} ms > {P99_LIMIT_MS} ms'} at {n} tables")
+                break
+            if p99 < 100:
+                best = n
+    finally:
+        runner.quit()
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    print(f"\nmost tables with p99 < 100 ms and no errors: {best if best is not None else 'none'} "
+          f"({kind}); took {time.monotonic() - started:.0f} s")
+    return verdict
+
+
+# -- where the time goes: the same request mix in-process under cProfile ---------------------------------------
+
+
+def profile(tables: int) -> int:
+    import cProfile
+    import pstats
+
+    sys.path.insert(0, str(ROOT))
+    instance = tempfile.mkdtemp(prefix="companion-profile-")
+    prepare(instance, tables)
+    from companion import create_app
+
+    app = create_app({"DATABASE": str(Path(instance) / "companion.sqlite3"), "SECRET_KEY": "load", "TESTING": True})
+    client = app.test_client()
+    found = json.loads((Path(instance) / "tables.json").read_text())
+    etags = {}
+    for t in found:  # every phone holds the current fragment
+        etags[t["id"]] = client.get(f"/series/{t['id']}", headers={"HX-Request": "true"}).headers["ETag"]
+    rng = random.Random(1)
+    # One 4-second period at `tables` tables: 3 polls per table, a save at 4/30 of the tables, and one
+    # fresh fragment per watcher of a changed table.
+    changed = rng.sample(found, max(1, int(tables * POLL_EVERY / SAVE_EVERY)))
+
+    def period() -> None:
+        for t in changed:
+            client.post(f"/api/v1/series/{t['id']}/rounds", json=round_body(rng.randrange(3)),
+                        headers={"Authorization": f"Bearer {t['token']}"})
+        for t in found:
+            for _ in range(3):
+                answer = client.get(f"/series/{t['id']}", headers={"HX-Request": "true", "Accept-Encoding": "gzip",
+                                                                    "If-None-Match": etags[t["id"]]})
+                if answer.status_code == 200:
+                    etags[t["id"]] = answer.headers["ETag"]
+
+    period()  # warm
+    profiler = cProfile.Profile()
+    t0 = time.perf_counter()
+    profiler.enable()
+    period()
+    profiler.disable()
+    took = time.perf_counter() - t0
+    requests = 3 * tables + len(changed)
+    print(f"{tables} tables, one 4 s period in-process: {requests} requests in {took:.2f} s "
+          f"({took / requests * 1000:.2f} ms per request, {requests / took:.0f} requests/s on one core)")
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("cumulative").print_stats(25)
+    stats.sort_stats("tottime").print_stats(15)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
+    parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
+    parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (above 1: gunicorn)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per server process")
+    parser.add_argument("--max-seconds", type=float, default=900.0, help="stop after this long, whatever the step")
+    parser.add_argument("--profile", type=int, metavar="TABLES", help="profile the request mix in-process instead")
+    parser.add_argument("--prepare", nargs=2, metavar=("DIR", "TABLES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.prepare:
+        prepare(args.prepare[0], int(args.prepare[1]))
+        return 0
+    if args.profile:
+        return profile(args.profile)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
