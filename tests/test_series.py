@@ -214,3 +214,15 @@ def test_a_52_card_deck_seats_six() -> None:
 
 def test_names_are_trimmed() -> None:
     assert SeriesSetup.create(["  Аня  Петрова ", "Борис"]).players == ("Аня Петрова", "Борис")
+
+
+def test_pharaoh_two_queens_and_exactly_101() -> None:
+    """RULES.md §7 (seed 003): in pharaoh a hand of only queens scores 30 per queen, so two queens are 60;
+    a total of 100 or more loses and there is no 101 reset, so exactly 101 loses too."""
+    s = SeriesSetup.create(["Аня", "Борис"], "pharaoh")
+    st = replay(s, [rnd(s, "Аня", "8♥", Борис=["Q♠", "Q♦"])])
+    assert st.totals["Борис"] == 60
+    st = replay(s, [typed(s, "Аня", "8♥", Борис=101)])
+    assert st.totals["Борис"] == 101 and st.losers == ("Борис",) and st.finished
+    st = replay(s, [typed(s, "Аня", "8♥", Борис=99)])
+    assert not st.finished

@@ -77,6 +77,40 @@ def _reset_for(total: int, options: Options) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class PlayerRound:
+    """One player's part of a round (RULES.md §4 steps 1–5), as the replay and the round preview compute it."""
+
+    kind: str  # "winner" | "typed" | "hand"
+    change: int  # what the total changes by before resets (the winner: minus a queen finish)
+    hand: HandScore | None  # the scored leftover hand (kind "hand")
+    previous: int
+    final: int  # the new total after resets
+    resets: tuple[tuple[int, int], ...]
+    lost: bool  # past the loss line
+
+    @property
+    def total(self) -> int:
+        """previous + change, before any reset."""
+        return self.previous + self.change
+
+
+def player_round(options: Options, previous: int, *, winner: bool = False, finishing_card: Card | None = None,
+                 hand: Sequence[Card] = (), typed: int | None = None) -> PlayerRound:
+    """The round of one player: the winner's queen deduction, typed points, or the leftover hand's points;
+    then the resets and the loss line. The one arithmetic of a round (the replay uses it, the preview too)."""
+    score: HandScore | None = None
+    if winner:
+        kind, change = "winner", -queen_finish_deduction(finishing_card, options)
+    elif typed is not None:
+        kind, change = "typed", typed
+    else:
+        score = score_hand(hand, options)
+        kind, change = "hand", score.points
+    final, resets = settle_total(previous, change, options)
+    return PlayerRound(kind, change, score, previous, final, resets, final > options.loss_above)
+
+
 def settle_total(previous: int, change: int, options: Options) -> tuple[int, tuple[tuple[int, int], ...]]:
     """A player's new total after a round (RULES.md §4 steps 3–4): the exact-total
     resets, then negative → 0 where the options say so. Returns the new total and

@@ -16,7 +16,7 @@ from .cards import Card, parse_card
 from .names import clean_name, name_key
 from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
 from .rules import OnLoss, Options, RuleSet, StarterRule, get_ruleset
-from .scoring import HandScore, queen_finish_deduction, score_hand, settle_total
+from .scoring import HandScore, player_round
 
 MAX_NAME_LENGTH = 30
 
@@ -321,24 +321,25 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
     points: dict[str, int] = {}
     round_losers = []
     for player in in_play:
-        if player == entry.winner:
-            change = -queen_finish_deduction(entry.finishing_card, options)
+        part = player_round(options, totals[player], winner=player == entry.winner,
+                            finishing_card=entry.finishing_card, hand=entry.hands.get(player, ()),
+                            typed=entry.typed_points.get(player))
+        change = part.change
+        if part.kind == "winner":
             if change:
                 events.append({"type": "queen-finish", "player": player, "card": str(entry.finishing_card), "points": change})
-        elif player in entry.typed_points:
-            change = entry.typed_points[player]
+        elif part.kind == "typed":
             events.append({"type": "typed-points", "player": player, "points": change})
         else:
-            score = hand_scores[player] = score_hand(entry.hands[player], options)
-            change = score.points
-            if score.rule:
-                events.append({"type": score.rule, "player": player, "points": change})
+            assert part.hand is not None
+            hand_scores[player] = part.hand
+            if part.hand.rule:
+                events.append({"type": part.hand.rule, "player": player, "points": change})
         points[player] = change
-        total, resets = settle_total(totals[player], change, options)
-        for old, new in resets:
+        for old, new in part.resets:
             events.append({"type": "reset", "player": player, "from": old, "to": new})
-        totals[player] = total
-        if total > options.loss_above:
+        total = totals[player] = part.final
+        if part.lost:
             round_losers.append(player)
             eliminated = options.on_loss is OnLoss.ELIMINATE
             changed = changed if changed is not None else dict(standings.statuses)

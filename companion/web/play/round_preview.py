@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import series_service
 from ...core.errors import RuleError
-from ...core.scoring import queen_finish_deduction, score_hand, settle_total
+from ...core.scoring import player_round
 from ...core.series import RoundInput, Standings, replay, round_problems
 from ...i18n import gettext, translate_error
 from ...series_service import Series
@@ -30,29 +30,20 @@ def preview(series: Series, before: Standings, form: RoundForm) -> dict[str, Any
     for i, player in enumerate(series.setup.players):
         if player not in before.in_play:
             continue
-        prev = before.totals[player]
+        card = card_or_none(form.finish, deck)
+        cards = [c for c in (card_or_none(code, deck) for code in form.hands.get(i, [])) if c]
+        part = player_round(options, before.totals[player], winner=form.winner == i, finishing_card=card,
+                            hand=cards, typed=whole(form.points[i], 0) if i in form.points else None)
         parts: list[str] = []
-        kind = "hand"
-        if form.winner == i:
-            kind = "winner"
-            card = card_or_none(form.finish, deck)
-            change = -queen_finish_deduction(card, options)
-            if change:
-                parts.append(gettext("went out on %(card)s", card=card_text(card)))
-        elif i in form.points:
-            kind = "typed"
-            change = whole(form.points[i], 0)
-        else:
-            cards = [c for c in (card_or_none(code, deck) for code in form.hands.get(i, [])) if c]
-            score = score_hand(cards, options)
-            change = score.points
-            parts = [f"{card_text(c)} {p}" for c, p in score.breakdown]
-            if score.rule:
+        if part.kind == "winner" and part.change:
+            parts.append(gettext("went out on %(card)s", card=card_text(card)))
+        elif part.hand is not None:
+            parts = [f"{card_text(c)} {p}" for c, p in part.hand.breakdown]
+            if part.hand.rule:
                 parts.append(gettext("queens only"))
-        final, resets = settle_total(prev, change, options)
-        rows.append({"i": i, "name": player, "kind": kind, "change": change, "prev": prev, "total": prev + change,
-                     "final": final, "reset": bool(resets), "lost": final > options.loss_above,
-                     "parts": parts, "count": len(form.hands.get(i, [])) if kind == "hand" else 0})
+        rows.append({"i": i, "name": player, "kind": part.kind, "change": part.change, "prev": part.previous,
+                     "total": part.total, "final": part.final, "reset": bool(part.resets), "lost": part.lost,
+                     "parts": parts, "count": len(form.hands.get(i, [])) if part.kind == "hand" else 0})
     problems: list[str] = []
     body = form.data(series, before)
     try:
