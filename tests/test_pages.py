@@ -278,8 +278,9 @@ def test_from_a_series_the_referee_pages_open_on_its_rule_set(client: FlaskClien
     created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "ruleset": "classic"}).get_json()
     page = client.get(f"/series/{created['id']}").get_data(as_text=True)
     assert 'href="/faq?ruleset=classic"' in page
-    assert 'href="/rules/classic"' in page
-    assert 'href="/referee?ruleset=classic"' in page
+    # issue 8: the series' own rules (options, deck) go along as series=<id>
+    assert f'href="/rules/classic?series={created["id"]}"' in page
+    assert f'href="/referee?series={created["id"]}"' in page
     faq_page = client.get("/faq?ruleset=classic").get_data(as_text=True)
     assert 'href="/rules/classic"' in faq_page
 
@@ -304,3 +305,37 @@ def test_referee_page_has_a_penalty_pending_switch(client: FlaskClient) -> None:
     response = client.post("/referee", data={"top": "7C", "card": "QH", "players": "3", "pending": "0"})
     assert "pending=0" in response.headers["Location"]
     assert 'name="pending"' not in client.get("/referee?top=9C&card=QH").get_data(as_text=True)
+
+
+def test_referee_and_rule_card_opened_from_a_series_use_its_options_and_deck(client: FlaskClient) -> None:
+    """Issue 8: a 52-card table with house rules asks the referee about 2–5 and about 5–6 players, and
+    its rule card shows its house rules."""
+    created = client.post("/api/v1/series", json={
+        "players": ["А", "Б", "В", "Г", "Д"], "ruleset": "igrafan",
+        "options": {"deck": 52, "spade_king_draw": 4, "ace_answer": True}}).get_json()
+    sid = created["id"]
+    page = client.get(f"/referee?series={sid}&lang=en").get_data(as_text=True)
+    assert page.count('type="radio" name="top"') == 52
+    assert re.findall(r'name="players" value="(\d+)"', page) == ["2", "3", "4", "5", "6"]
+    assert 'name="players" value="5" checked' in page  # the series' players still in play
+    assert f'name="series" value="{sid}"' in page and 'name="ruleset"' not in page
+    page = client.get(f"/referee?series={sid}&top=9S&card=KS&lang=en").get_data(as_text=True)
+    assert "draws 4 cards" in text_of(verdict_of(page))
+    page = client.get(f"/referee?series={sid}&top=AS&card=AH&lang=en").get_data(as_text=True)
+    assert "Yes, it may be played" in text_of(verdict_of(page))  # an ace answers an ace (the option)
+    card = client.get(f"/rules/igrafan?series={sid}&lang=en").get_data(as_text=True)
+    house = text_of(element(card, "rule-house-rules"))
+    assert "52 cards" in house and "4 cards" in house and "An ace may be answered with an ace" in house
+    assert [int(n) for n in re.findall(r"\d+", text_of(element(card, "rule-spade-king")))] == [4]
+    plain = client.get("/rules/igrafan?lang=en").get_data(as_text=True)
+    assert 'id="rule-house-rules"' not in plain
+
+
+def test_rule_card_with_house_rules_on_the_url(client: FlaskClient) -> None:
+    """The same card from URL options (opt-<key>, as the start form names them); bad values are ignored."""
+    page = client.get("/rules/elvista?lang=en&opt-eight=must-cover&opt-spade_king_draw=5&opt-deck=7").get_data(as_text=True)
+    assert "must cover it; a round may not end on it" in text_of(element(page, "rule-eight"))
+    assert [int(n) for n in re.findall(r"\d+", text_of(element(page, "rule-spade-king")))] == [5]
+    check = re.search(r'href="(/referee\?[^"]*)"[^>]*>Check a play', page)
+    assert check and "opt-eight=must-cover" in check.group(1) and "opt-spade_king_draw=5" in check.group(1)
+    assert "opt-deck" not in check.group(1)

@@ -51,3 +51,22 @@ def house_rules(ruleset: RuleSet) -> list[dict[str, Any]]:
             rows.append({"key": spec.key, "label": gettext(spec.label), "value": value_text(spec, mine),
                          "default": value_text(spec, theirs)})
     return rows
+
+
+def option_query(ruleset: RuleSet) -> dict[str, str]:
+    """The options in force that differ from the preset, as `opt-<key>` URL parameters (resets left out)."""
+    preset = get_ruleset(ruleset.id)
+    query = {}
+    for spec in OPTION_SPECS:
+        mine, theirs = getattr(ruleset.defaults, spec.key), getattr(preset.defaults, spec.key)
+        if mine == theirs or spec.kind == "resets":
+            continue
+        if spec.kind == "bool":
+            query[f"opt-{spec.key}"] = "yes" if mine else "no"
+        else:
+            query[f"opt-{spec.key}"] = str(_plain_value(mine))
+    return query
+
+
+def _plain_value(value: Any) -> Any:
+    return value.value if hasattr(value, "value") else value

@@ -9,7 +9,8 @@ from ..cards import GRID_SUITS, card_grid, card_text, suit_name
 from ..pages import PAGE_VARY, is_fragment, page
 from . import bp
 from .question import RefereeQuestion
-from .ruleset_choice import ruleset_name
+from ..rules_text import house_rules
+from .ruleset_choice import ruleset_name, rules_query
 from .verdict import verdict_view
 
 
@@ -25,7 +26,8 @@ def referee_page() -> Response:
     context = {
         "q": q, "verdict": verdict_view(verdict, q.players, q.ruleset.id) if verdict else None, "prompt": prompt,
         "sets": list(RULESETS.values()), "names": ruleset_name,
-        "player_counts": range(q.ruleset.min_players, q.ruleset.max_players_for(q.ruleset.defaults) + 1),
+        "player_counts": range(q.ruleset.min_players, q.ruleset.most_players + 1),
+        "house": house_rules(q.ruleset), "rules_query": rules_query(q.ruleset, q.series),
         "grid_rows": card_grid(q.ruleset.defaults.deck), "suits": suit_choices(),
         "top_code": q.top.code if q.top else "", "top_text": card_text(q.top) if q.top else "",
         "card_code": q.card.code if q.card else "",

@@ -8,10 +8,11 @@ from typing import Mapping
 from ...core.cards import Card, Rank, Suit
 from ...core.errors import RuleError
 from ...core.referee import PlayVerdict, carries_penalty, check_play
-from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
+from ...core.rules import RuleSet
 from ...i18n import gettext
+from ...series_service import Series
 from ..cards import card_or_none, suit_or_none
-from .ruleset_choice import ruleset_arg
+from .ruleset_choice import ruleset_in_force, rules_query
 from .verdict import rule_message
 
 
@@ -25,18 +26,20 @@ class RefereeQuestion:
     suit: Suit | None = None
     card: Card | None = None
     pending: bool = True  # the top card was just played: its penalty is still to be taken
+    series: Series | None = None  # asked from a series: its rule set, options and deck
     problems: list[str] = field(default_factory=list)
 
     @classmethod
     def read(cls, values: Mapping[str, str]) -> RefereeQuestion:
-        rs = ruleset_arg(values.get("ruleset")) or RULESETS[DEFAULT_RULESET]
-        most = rs.max_players_for(rs.defaults)
+        rs, series = ruleset_in_force(values)
+        most = rs.most_players
         raw = values.get("players", "")
-        players = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 3 else min(3, most)
+        seated = len(series.standings.in_play) if series is not None else min(3, most)
+        players = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 3 else seated
         players = max(rs.min_players, min(most, players))
         deck_size = rs.defaults.deck
         return cls(rs, players, card_or_none(values.get("top"), deck_size), suit_or_none(values.get("suit")),
-                   card_or_none(values.get("card"), deck_size), values.get("pending") != "0")
+                   card_or_none(values.get("card"), deck_size), values.get("pending") != "0", series)
 
     @property
     def asks_pending(self) -> bool:
@@ -48,7 +51,7 @@ class RefereeQuestion:
         return self.top is not None and self.top.rank is Rank.QUEEN
 
     def query(self) -> dict[str, str]:
-        data = {"ruleset": self.ruleset.id, "players": str(self.players)}
+        data = {**rules_query(self.ruleset, self.series), "players": str(self.players)}
         if self.top:
             data["top"] = self.top.code
         if self.suit and self.needs_suit:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Response, abort
+from flask import Response, abort, request
 
-from ...core.rules import RULESETS
-from ...i18n import current_language
+from ...core.rules import DEFAULT_RULESET, RULESETS
 from ..pages import page
 from . import bp
-from .rule_prose import CARD_KEYS, NO_EFFECT, points_table, rule_sections
-from .ruleset_choice import ruleset_name
+from ..rules_text import house_rules
+from .rule_prose import CARD_KEYS, NO_EFFECT, differences, points_table, rule_sections
+from .ruleset_choice import ruleset_in_force, ruleset_name, rules_query
 
 
 @bp.get("/rules")
@@ -37,10 +37,12 @@ def rules_comparison() -> Response:
 
 @bp.get("/rules/<ruleset_id>")
 def rule_card(ruleset_id: str) -> Response:
-    rs = RULESETS.get(ruleset_id)
-    if rs is None:
+    """One rule set's card; with `series=<id>` (or `opt-<key>=<value>`) the card of a table's house rules."""
+    if ruleset_id not in RULESETS:
         abort(404)
-    lang = current_language()
+    rs, series = ruleset_in_force(request.args, ruleset_id)
+    base = RULESETS[DEFAULT_RULESET]
     return page("rules.html", ruleset=rs, sets=list(RULESETS.values()), sections=rule_sections(rs), card_keys=CARD_KEYS,
-                points=points_table(rs), names=ruleset_name,
-                description=rs.description.get(lang, ""), differences=rs.differences.get(lang, ()))
+                points=points_table(rs), names=ruleset_name, series=series, house=house_rules(rs),
+                rules_query=rules_query(rs, series),
+                differences=differences(rs, base) if rs.id != base.id else [])

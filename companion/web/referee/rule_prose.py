@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.cards import Card, Rank, Suit
-from ...core.rules import EightRule, OnLoss, RuleSet, SixRule
+from ...core.rules import SPECS_BY_KEY, EightRule, NoMatch, OnLoss, RuleSet, SixRule, StarterRule
 from ...core.scoring import card_points
 from ...i18n import gettext, ngettext
 from ..cards import card_label, card_text
+from ..rules_text import value_text
 
 
 @dataclass(frozen=True)
@@ -65,37 +66,68 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
         RuleRow("hand-size", gettext("Hand"), hand, str(opt.hand_size) + (" + 1" if play.table_card else "")),
     ))
 
+    # Who starts, and with what.
+    if play.next_starter is StarterRule.ROTATE:
+        starts = gettext("The first dealer is chosen by lot; then the deal passes to the left each round, "
+                         "and the player left of the dealer starts. A redeal keeps the starter.")
+        starts_short = gettext("in turn")
+    else:
+        starts = gettext("The first starter is chosen by lot; then the winner of the last round starts. "
+                         "A redeal keeps the starter.")
+        starts_short = gettext("the winner")
+    first = (gettext("The starter covers the card the dealer turned up.") if play.table_card
+             else gettext("The starter opens with any card; a special card acts at once."))
+    table = RuleSection(table.title, table.rows + (
+        RuleRow("who-starts", gettext("Who starts"), starts, starts_short),
+        RuleRow("first-card", gettext("First card"), first,
+                gettext("the table card") if play.table_card else gettext("any card")),
+    ))
+
+    def last_card(rank: str, text: str) -> str:
+        """A card's rule, and whether a round may end on it (from `cannot_finish_on`)."""
+        if rank in rs.cannot_finish_on:
+            return text + " " + gettext("A round cannot end on it.")
+        return text
+
     if opt.six is SixRule.SELF_COVER:
-        six = gettext("The player who played it covers it at once with the same suit or a queen; "
-                      "a round never ends on a six.")
+        six = gettext("Its player covers it at once with %(what)s; if they cannot, they draw.",
+                      what=value_text(SPECS_BY_KEY["six_cover"], opt.six_cover))
         six_short = gettext("cover it yourself")
     else:
         six, six_short = draws_text(opt.six.draw), f"+{opt.six.draw}"
     skip = gettext("skip")
+    seven_spade, seven_other = opt.seven_draw_for(True), opt.seven_draw_for(False)
+    if seven_spade == seven_other:
+        seven, seven_short = draws_text(seven_other), f"+{seven_other}, {skip}"
+    else:
+        seven = gettext("The seven of spades makes the next player draw %(spade)s, the other sevens %(other)s; "
+                        "the next player skips a turn.", spade=seven_spade, other=seven_other)
+        seven_short = f"+{seven_other} (7♠ +{seven_spade}), {skip}"
+    ace = gettext("The next player skips a turn.") if play.ace_skips else gettext("No effect.")
+    if play.ace_skips and opt.ace_answer:
+        ace += " " + gettext("They may answer with an ace: then the skip passes on.")
+    queen = gettext("Goes on any card; its player names the suit to follow. It does not cancel a penalty.")
     effects = [
-        RuleRow("six", card_label(Rank.SIX), six, six_short),
-        RuleRow("seven", card_label(Rank.SEVEN), draws_text(opt.seven_draw_for(False)),
-                f"+{opt.seven_draw_for(False)}, {skip}"),
-        RuleRow("eight", card_label(Rank.EIGHT),
-                gettext("Its player must play again on it.") if opt.eight is not EightRule.NORMAL
-                else gettext("No effect."),
-                gettext("play again") if opt.eight is not EightRule.NORMAL else NO_EFFECT),
+        RuleRow("six", card_label(Rank.SIX), last_card("6", six), six_short),
+        RuleRow("seven", card_label(Rank.SEVEN), seven, seven_short),
+        RuleRow("eight", card_label(Rank.EIGHT), sentence(value_text(SPECS_BY_KEY["eight"], opt.eight)),
+                {EightRule.NORMAL: NO_EFFECT, EightRule.PLAY_AGAIN: gettext("play again"),
+                 EightRule.MUST_COVER: gettext("cover it")}[opt.eight]),
         RuleRow("nine", card_label(Rank.NINE),
-                gettext("Its player must cover it: the same suit, a nine or a queen.") if play.nine_cover
-                else gettext("No effect."),
+                last_card("9", gettext("Its player must cover it: the same suit, a nine or a queen.")
+                          if play.nine_cover else gettext("No effect.")),
                 gettext("cover it") if play.nine_cover else NO_EFFECT),
-        RuleRow("ten", card_label(Rank.TEN),
-                gettext("Reverses the direction of play.") if opt.ten_reverses else gettext("No effect."),
+        RuleRow("ten", card_label(Rank.TEN), sentence(value_text(SPECS_BY_KEY["ten_reverses"], opt.ten_reverses)),
                 gettext("reverse") if opt.ten_reverses else NO_EFFECT),
-        RuleRow("ace", card_label(Rank.ACE),
-                gettext("The next player skips a turn.") if play.ace_skips else gettext("No effect."),
-                skip if play.ace_skips else NO_EFFECT),
+        RuleRow("ace", card_label(Rank.ACE), ace,
+                (skip + (" / " + card_label(Rank.ACE) if opt.ace_answer else "")) if play.ace_skips else NO_EFFECT),
         RuleRow("spade-king", card_label(Rank.KING, Suit.SPADES), draws_text(opt.spade_king_draw),
                 f"+{opt.spade_king_draw}, {skip}"),
-        RuleRow("queen", card_label(Rank.QUEEN),
-                gettext("Goes on any card; its player names the suit to follow. It does not cancel a penalty."),
-                gettext("any card")),
+        RuleRow("queen", card_label(Rank.QUEEN), last_card("Q", queen), gettext("any card")),
     ]
+    playing = RuleSection(gettext("Cards when played"), tuple(effects))
+
+    turn = []
     if opt.penalty_transfer:
         transfer = (gettext("A six or seven penalty may be passed on with a card of the same rank; it doubles.")
                     if play.transfer_doubles else
@@ -103,19 +135,22 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
         transfer_short = "×2" if play.transfer_doubles else "+"
     else:
         transfer, transfer_short = gettext("A penalty cannot be passed on: draw it and skip."), NO_EFFECT
-    effects.append(RuleRow("penalty-transfer", gettext("Passing on"), transfer, transfer_short))
-    if opt.draw_until_fits:
-        stuck, stuck_short = gettext("Draw until a card fits, then play it."), gettext("draw until it fits")
-    elif opt.drawn_card_playable:
-        stuck = gettext("Draw one card; if it fits, you may play it at once.")
-        stuck_short = gettext("draw 1, may play it")
-    else:
-        stuck, stuck_short = gettext("Draw one card and pass."), gettext("draw 1, pass")
-    effects.append(RuleRow("no-playable-card", gettext("Nothing to play"), stuck, stuck_short))
+    turn.append(RuleRow("penalty-transfer", gettext("Passing on"), transfer, transfer_short))
+    short_stuck = {NoMatch.DRAW_PASS: gettext("draw 1, pass"), NoMatch.DRAW_PLAY: gettext("draw 1, may play it"),
+                   NoMatch.DRAW_UNTIL: gettext("draw until it fits")}
+    turn.append(RuleRow("no-playable-card", gettext("Nothing to play"),
+                        sentence(value_text(SPECS_BY_KEY["no_match"], opt.no_match)), short_stuck[opt.no_match]))
+    turn.append(RuleRow("draw-pile-empty", gettext("Pile runs out"),
+                        sentence(value_text(SPECS_BY_KEY["shuffle_pile"], opt.shuffle_pile)),
+                        gettext("shuffle") if opt.shuffle_pile else gettext("turn over")))
+    turn.append(RuleRow("several-cards-at-once", gettext("Several at once"),
+                        gettext("Several cards of one rank may be laid in one turn; the last one acts.")
+                        if opt.several_at_once else gettext("One card per turn."),
+                        gettext("allowed") if opt.several_at_once else NO_EFFECT))
     if play.four_of_a_kind_redeal:
-        effects.append(RuleRow("four-of-a-kind", gettext("Four of a kind"),
-                               gettext("Four of a kind in a dealt hand: redeal."), gettext("redeal")))
-    playing = RuleSection(gettext("Cards when played"), tuple(effects))
+        turn.append(RuleRow("four-of-a-kind", gettext("Four of a kind"),
+                            gettext("Four of a kind in a dealt hand: redeal."), gettext("redeal")))
+    turning = RuleSection(gettext("Your turn"), tuple(turn))
 
     special = Card(Rank.QUEEN, Suit(opt.special_queen))
     if opt.queens_only:
@@ -153,7 +188,20 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
                 f">{opt.loss_above}, " + (gettext("series ends") if opt.on_loss is OnLoss.SERIES_ENDS
                                          else gettext("player is out"))),
     ))
-    return [table, playing, scoring]
+    return [table, playing, turning, scoring]
+
+
+def sentence(text: str) -> str:
+    """An option's value label as a sentence of the card ("draw one and pass" → "Draw one and pass.")."""
+    return text[:1].upper() + text[1:] + "."
+
+
+def differences(rs: RuleSet, base: RuleSet) -> list[tuple[str, str, str]]:
+    """Where `rs` differs from `base`, row by row of their cards: (label, this set's value, base's value)."""
+    mine = {r.key: r for section in rule_sections(rs) for r in section.rows}
+    theirs = {r.key: r for section in rule_sections(base) for r in section.rows}
+    return [(row.label, row.short, theirs[key].short if key in theirs else NO_EFFECT)
+            for key, row in mine.items() if key not in theirs or theirs[key].short != row.short]
 
 
 def points_table(rs: RuleSet) -> list[tuple[str, int]]:
