@@ -140,6 +140,9 @@ def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None =
     doc = _check_header(data)
     setup = SeriesSetup.create(doc["players"], doc.get("ruleset"), doc.get("options"), doc.get("starter"))
     entries = read_rounds(doc, setup)
+    if len(entries) > series_service.MAX_ROUNDS:
+        raise RoundError(N_("A series holds at most %(max)s rounds; this file has %(count)s."),
+                         max=series_service.MAX_ROUNDS, count=len(entries))
     rounds = [entry.to_json() for entry in entries]
     history = read_history(doc, list(doc["rounds"]))
     if history is None:  # a file without its history: the rounds are recorded as added now

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, g, request
@@ -170,6 +171,31 @@ def forged(_error: ForgedWrite) -> Any:
     return problem_page(403, gettext("Refused"), message)
 
 
+# -- CSV cells --------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # OWASP CSV injection: what a spreadsheet may run
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe.
+
+    Numbers (and text that is just a number, such as "-5") are left alone: they cannot be formulas."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class SafeCsvWriter:
+    """csv.writer whose rows go through `csv_cell` (every export writes through it)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self.writer.writerow([csv_cell(cell) for cell in row])
+
+
 # -- request log -----------------------------------------------------------------
 
 
@@ -202,6 +228,11 @@ def init_app(app: Flask) -> None:
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["companion.limiter"] = limiter
     apply_limits(app, limiter)
+    proxies = int(app.config.get("PROXY_FIX", 0) or 0)
+    if proxies:  # behind N reverse proxies: the client address and scheme come from X-Forwarded-*
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.before_request(start_timer)
     app.before_request(check_origin)
     app.after_request(secure_headers)

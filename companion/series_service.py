@@ -35,11 +35,25 @@ class Series:
         return self.row.version
 
 
-class VersionConflict(Exception):
-    """The client's If-Match version is not the stored one."""
+MAX_ROUNDS = 500  # a long evening is 40; a cap keeps one series from growing without end (PDF, page, replay)
+WRITE_ATTEMPTS = 50  # a write without If-Match is retried on the fresh state this often before giving up
 
-    def __init__(self, series: Series) -> None:
+
+class VersionConflict(Exception):
+    """The client's If-Match version is not the stored one (or, without If-Match, round `round_no`
+    itself was changed by someone else since the client saw it)."""
+
+    def __init__(self, series: Series, round_no: int | None = None) -> None:
         self.series = series
+        self.round_no = round_no
+
+
+class UnreadableSeries(Exception):
+    """A stored series this version cannot replay (older or foreign data): shown as a clear error, never 500."""
+
+    def __init__(self, series_id: str, cause: Exception) -> None:
+        super().__init__(f"series {series_id}: {cause}")
+        self.series_id, self.cause = series_id, cause
 
 
 def setup_of(row: storage.SeriesRow) -> SeriesSetup:
@@ -50,7 +64,7 @@ class _RecentSeries:
     """Replayed series by (id, version, time of the last write): a version is never rewritten,
     so a hit is exactly what a replay would give, and reading a series costs one small query."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 2048) -> None:
         self.size = size
         self.series: OrderedDict[tuple[str, int, str], Series] = OrderedDict()
         self.lock = threading.Lock()
@@ -60,8 +74,12 @@ class _RecentSeries:
         return (row.id, row.version, row.updated_at)
 
     def get(self, row: storage.SeriesRow) -> Series | None:
+        key = self.key(row)
         with self.lock:
-            return self.series.get(self.key(row))
+            found = self.series.get(key)
+            if found is not None:
+                self.series.move_to_end(key)  # least recently used goes first, not oldest stored
+            return found
 
     def put(self, series: Series) -> Series:
         with self.lock:
@@ -82,9 +100,13 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
     if cached is not None:
         return cached
     row = replace(row, rounds=storage.load_rounds(db, series_id))
-    setup = setup_of(row)
-    entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
-    return _recent.put(Series(row, setup, entries, replay(setup, entries)))
+    try:
+        setup = setup_of(row)
+        entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
+        standings = replay(setup, entries)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:  # RuleError is a ValueError
+        raise UnreadableSeries(series_id, error) from error
+    return _recent.put(Series(row, setup, entries, standings))
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
@@ -112,7 +134,7 @@ def _check_version(series: Series, if_match: int | None) -> None:
 
 
 def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput], *, action: str, n: int,
-           if_match: int | None) -> Series:
+           if_match: int | None, idempotency: tuple[str, str] | None = None) -> Series:
     """Replay the candidate rounds (refusing any impossible one) and store them."""
     _check_version(series, if_match)
     try:
@@ -133,7 +155,7 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
             del stored[n - 1]
         else:
             stored[n - 1:n] = [entries[n - 1].to_json()]
-        row = storage.save_rounds(db, series.row, stored, action=action, n=n)
+        row = storage.save_rounds(db, series.row, stored, action=action, n=n, idempotency=idempotency)
     except storage.StaleVersion:
         fresh = load(db, series.id)
         assert fresh is not None
@@ -146,23 +168,46 @@ def round_number(series: Series, n: Any) -> int | None:
     return n if isinstance(n, int) and 1 <= n <= len(series.entries) else None
 
 
-def add_round(db: sqlite_utils.Database, series: Series, data: Any, if_match: int | None = None) -> Series:
+def check_room(series: Series) -> None:
+    """Refuse a round beyond MAX_ROUNDS with a message naming the limit."""
+    if len(series.entries) >= MAX_ROUNDS:
+        raise RoundError(N_("A series holds at most %(max)s rounds, and this one is full. Start a new series "
+                            "with the same players to play on."), max=MAX_ROUNDS, round_no=len(series.entries) + 1)
+
+
+def add_round(db: sqlite_utils.Database, series: Series, data: Any, if_match: int | None = None,
+              idempotency: tuple[str, str] | None = None) -> Series:
     entry = RoundInput.from_json(data, series.setup)
+    _check_version(series, if_match)
+    check_room(series)
     n = len(series.entries) + 1
-    return _store(db, series, [*series.entries, entry], action="add", n=n, if_match=if_match)
+    return _store(db, series, [*series.entries, entry], action="add", n=n, if_match=if_match, idempotency=idempotency)
 
 
-def edit_round(db: sqlite_utils.Database, series: Series, n: int, data: Any, if_match: int | None = None) -> Series:
+def edit_round(db: sqlite_utils.Database, series: Series, n: int, data: Any, if_match: int | None = None,
+               idempotency: tuple[str, str] | None = None) -> Series:
     entry = RoundInput.from_json(data, series.setup)
     entries = list(series.entries)
     entries[n - 1] = entry
-    return _store(db, series, entries, action="edit", n=n, if_match=if_match)
+    return _store(db, series, entries, action="edit", n=n, if_match=if_match, idempotency=idempotency)
 
 
-def delete_round(db: sqlite_utils.Database, series: Series, n: int, if_match: int | None = None) -> Series:
+def delete_round(db: sqlite_utils.Database, series: Series, n: int, if_match: int | None = None,
+                 idempotency: tuple[str, str] | None = None) -> Series:
     entries = list(series.entries)
     del entries[n - 1]
-    return _store(db, series, entries, action="delete", n=n, if_match=if_match)
+    return _store(db, series, entries, action="delete", n=n, if_match=if_match, idempotency=idempotency)
+
+
+def same_round(series: Series, n: int | None, stored: Any) -> bool:
+    """Whether round n is still stored exactly as `stored` (the round a write without If-Match targets)."""
+    if n is None:
+        return True
+    return 1 <= n <= len(series.row.rounds) and series.row.rounds[n - 1] == stored
+
+
+def stored_round_data(series: Series, n: int | None) -> Any:
+    return series.row.rounds[n - 1] if n is not None and 1 <= n <= len(series.row.rounds) else None
 
 
 def check_round(series: Series, data: Any, n: int | None = None) -> None:

@@ -14,7 +14,7 @@ import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import sqlite_utils
@@ -66,6 +66,18 @@ def m002_tables_and_shared_rules(db: sqlite_utils.Database) -> None:
     )
     db["name_merges"].create_index(["table_id", "id"])
     db["shared_rules"].create({"id": str, "ruleset": str, "options": str, "created_at": str}, pk="id")
+
+
+@migrations()
+def m003_idempotency_keys(db: sqlite_utils.Database) -> None:
+    """Idempotency-Key of a write, stored in the write's own transaction, and the answer it got."""
+    db["idempotency_keys"].create(
+        {"series_id": str, "key": str, "request_hash": str, "status": int, "body": str, "at": str},
+        pk=("series_id", "key"), foreign_keys=[("series_id", "series", "id")],
+    )
+
+
+IDEMPOTENCY_DAYS = 2  # a retry comes within seconds; keys older than this are forgotten
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -274,13 +286,19 @@ def load_rounds(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any
     return [json.loads(r["data"]) for r in db.query("select data from rounds where series_id = ? order by n", [series_id])]
 
 
+class DuplicateKey(Exception):
+    """The Idempotency-Key was stored by a concurrent request first; nothing was written."""
+
+
 def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[dict[str, Any]], *,
-                action: str, n: int) -> SeriesRow:
+                action: str, n: int, idempotency: tuple[str, str] | None = None) -> SeriesRow:
     """Replace the stored rounds by `new_rounds` in one transaction; returns the new row.
 
     The change is logged in `round_history` with the round's old and new data,
     so nothing entered is lost. Raises StaleVersion, writing nothing, if the
-    series changed since it was loaded.
+    series changed since it was loaded. `idempotency` (key, request hash) is
+    stored in the same transaction, so a retried request finds it exactly when
+    its first attempt was stored.
     """
     stamp = now()
     old = series.rounds
@@ -292,6 +310,14 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
         )
         if cursor.rowcount != 1:
             raise StaleVersion()
+        if idempotency is not None:
+            try:
+                db.execute("insert into idempotency_keys (series_id, key, request_hash, at) values (?, ?, ?, ?)",
+                           [series.id, idempotency[0], idempotency[1], stamp])
+            except sqlite3.IntegrityError:
+                raise DuplicateKey() from None
+            cutoff = (datetime.now(timezone.utc) - timedelta(days=IDEMPOTENCY_DAYS)).isoformat(timespec="seconds")
+            db.execute("delete from idempotency_keys where series_id = ? and at < ?", [series.id, cutoff])
         for i, after in enumerate(new_rounds):
             if i >= len(old) or old[i] != after:
                 db.execute(
@@ -308,6 +334,19 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
         )
     _note_write_ok()
     return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
+
+
+def idempotent_answer(db: sqlite_utils.Database, series_id: str, key: str) -> dict[str, Any] | None:
+    """The stored write with this Idempotency-Key: request_hash, status and body (None until answered)."""
+    rows = list(db.query("select request_hash, status, body from idempotency_keys where series_id = ? and key = ?",
+                         [series_id, key]))
+    return rows[0] if rows else None
+
+
+def record_answer(db: sqlite_utils.Database, series_id: str, key: str, status: int, body: str) -> None:
+    """Keep the answer a keyed write got, so a retry gets the same one."""
+    db.execute("update idempotency_keys set status = ?, body = ? where series_id = ? and key = ?",
+               [status, body, series_id, key])
 
 
 def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:

@@ -156,3 +156,36 @@ def test_request_log_has_one_line_per_request_and_no_secrets(client: FlaskClient
     assert all(token not in line for line in lines)
     assert "token=…" in lines[0] and "lang=en" in lines[0] and " 303 " in lines[0]
     assert f"POST /api/v1/series/{series['id']}/rounds 201" in lines[1]
+
+
+def test_csv_cells_that_look_like_formulas_are_neutralised(client: FlaskClient) -> None:
+    names = ['=HYPERLINK("//ev.il","Жми")', "@SUM(A1:A9)"]  # names are at most 30 characters
+    created = client.post("/api/v1/series", json={"players": [names[0], names[1], "+Вера"], "starter": names[0]})
+    assert created.status_code == 201, created.get_json()
+    series = created.get_json()
+    body = {"winner": names[0], "finishing_card": "9h", "hands": {names[1]: ["10c"], "+Вера": ["jd"]}}
+    assert client.post(f"/api/v1/series/{series['id']}/rounds", json=body,
+                       headers={"Authorization": f"Bearer {series['edit_token']}"}).status_code == 201
+    import csv
+    import io
+
+    text = client.get(f"/series/{series['id']}/scoresheet.csv", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    cells = [cell for row in csv.reader(io.StringIO(text.lstrip("\ufeff"))) for cell in row]
+    assert "'" + names[0] in cells  # exported as text: a spreadsheet shows it and runs nothing
+    assert "'@SUM(A1:A9)" in cells and "'+Вера" in cells
+    assert not [c for c in cells if c.startswith(("=", "@", "\t", "\r")) or (c.startswith(("+", "-"))
+                                                                          and not c.lstrip("+-").isdigit())]
+    from companion.security import csv_cell
+
+    assert [csv_cell(v) for v in ["-2+3", "\tx", "\rx", "+1+1", "=1", "Аня"]] == \
+        ["'-2+3", "'\tx", "'\rx", "'+1+1", "'=1", "Аня"]
+    assert [csv_cell(v) for v in [-40, "-40", "+27", 3]] == [-40, "-40", "+27", 3]  # numbers stay numbers
+
+
+def test_behind_a_proxy_the_client_address_comes_from_x_forwarded_for(tmp_path: Any) -> None:
+    client = make(tmp_path, RATELIMIT_ENABLED=True, RATELIMIT_CREATE="1 per minute", PROXY_FIX=1).test_client()
+    body = {"players": ["Аня", "Борис"]}
+    first = client.post("/api/v1/series", json=body, headers={"X-Forwarded-For": "192.0.2.1"})
+    second = client.post("/api/v1/series", json=body, headers={"X-Forwarded-For": "192.0.2.2"})
+    again = client.post("/api/v1/series", json=body, headers={"X-Forwarded-For": "192.0.2.1"})
+    assert (first.status_code, second.status_code, again.status_code) == (201, 201, 429)

@@ -10,15 +10,16 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any, Callable
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from .. import series_service
+from .. import series_service, storage
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, RuleError
 from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from ..core.scoring import max_hand, score_hand
 from ..i18n import gettext
 from ..storage import get_db, round_history
+from . import idempotency
 from .conditional import conditional
 from .errors import ApiError
 from .rules_text import option_spec_json
@@ -137,17 +138,33 @@ def if_match_version() -> int | None:
     return int(digits)
 
 
-def write(series_id: str, change: Callable[[series_service.Series, int | None], series_service.Series]) -> series_service.Series:
-    """Authorize, then apply `change`; without If-Match, a race is retried once on fresh state."""
+def write(series_id: str, change: idempotency.Change, *, data: Any = None, target: int | None = None,
+          status: int = 200) -> Response:
+    """Authorize, then apply `change` once per Idempotency-Key; without If-Match a race is retried on fresh state."""
     series = load_series(series_id)
     authorize(series)
     expected = if_match_version()
+    key = idempotency.key_from(request.headers.get(idempotency.HEADER))
+    digest = idempotency.request_hash(data) if key else ""
+
+    def current() -> Response:
+        fresh = load_series(series_id)
+        return jsonify(series_json(fresh))
+
+    if key:
+        found = idempotency.earlier(series.id, key, digest)
+        if found is not None:
+            return idempotency.replay(found, current)
     try:
-        return change(series, expected)
-    except series_service.VersionConflict as conflict:
-        if expected is not None:
-            raise
-        return change(conflict.series, None)
+        changed = idempotency.apply(series, change, expected=expected, key=(key, digest) if key else None,
+                                    target=target)
+    except storage.DuplicateKey:  # the same key won a race a moment ago: answer as it was answered
+        found = idempotency.earlier(series.id, key or "", digest)
+        assert found is not None
+        return idempotency.replay(found, current)
+    response = jsonify(series_json(changed))
+    response.status_code = status
+    return idempotency.remember(series.id, key, response)
 
 
 def stored_round(series: series_service.Series, n: int) -> int:
@@ -194,23 +211,20 @@ def get_series(series_id: str) -> Any:
 @bp.post("/series/<series_id>/rounds")
 def add_round(series_id: str) -> Any:
     data = json_body()
-    series = write(series_id, lambda g, v: series_service.add_round(get_db(), g, data, v))
-    response = jsonify(series_json(series))
-    response.status_code = 201
-    return response
+    return write(series_id, lambda g, v, k: series_service.add_round(get_db(), g, data, v, k), data=data, status=201)
 
 
 @bp.put("/series/<series_id>/rounds/<int:n>")
 def edit_round(series_id: str, n: int) -> Any:
     data = json_body()
-    series = write(series_id, lambda g, v: series_service.edit_round(get_db(), g, stored_round(g, n), data, v))
-    return series_json(series)
+    return write(series_id, lambda g, v, k: series_service.edit_round(get_db(), g, stored_round(g, n), data, v, k),
+                 data=data, target=n)
 
 
 @bp.delete("/series/<series_id>/rounds/<int:n>")
 def delete_round(series_id: str, n: int) -> Any:
-    series = write(series_id, lambda g, v: series_service.delete_round(get_db(), g, stored_round(g, n), v))
-    return series_json(series)
+    return write(series_id, lambda g, v, k: series_service.delete_round(get_db(), g, stored_round(g, n), v, k),
+                 target=n)
 
 
 @bp.get("/series/<series_id>/history")

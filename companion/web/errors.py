@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
 from ..i18n import gettext, translate_error
-from ..series_service import VersionConflict
+from ..series_service import UnreadableSeries, VersionConflict
 from .pages import page
 
 API_PREFIX = "/api/"
@@ -104,9 +104,15 @@ def _rule_error(error: RuleError) -> Response:
 
 
 def _version_conflict(error: VersionConflict) -> Response:
-    message = gettext(
-        "Someone else saved first: the series is now at version %(version)s. "
-        "Nothing was changed; look at the fresh state and try again.", version=error.series.version)
+    if error.round_no is not None:  # a write without If-Match whose round itself was changed meanwhile
+        message = gettext(
+            "Round %(n)s was changed by someone else meanwhile (the series is now at version %(version)s). "
+            "Nothing was changed; look at the fresh round and try again.", n=error.round_no,
+            version=error.series.version)
+    else:
+        message = gettext(
+            "Someone else saved first: the series is now at version %(version)s. "
+            "Nothing was changed; look at the fresh state and try again.", version=error.series.version)
     if is_api_request():
         from .series_view import series_json
 
@@ -114,8 +120,19 @@ def _version_conflict(error: VersionConflict) -> Response:
     return error_page(409, message)
 
 
+def _unreadable_series(error: UnreadableSeries) -> Response:
+    from flask import current_app
+
+    current_app.logger.error("unreadable stored %s", error)
+    message = gettext("This series was stored by another version of the app and cannot be shown by this one "
+                      "(%(reason)s). Nothing was changed; its data is kept as it was.",
+                      reason=translate_error(error.cause) if isinstance(error.cause, RuleError) else error.cause)
+    return answer(409, "unreadable-series", message, title=gettext("This series cannot be shown"))
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(RuleError, _rule_error)
     app.register_error_handler(VersionConflict, _version_conflict)
+    app.register_error_handler(UnreadableSeries, _unreadable_series)

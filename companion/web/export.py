@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from .. import pdf
 from ..core.stats import final_standings
 from ..i18n import current_language, gettext
+from ..security import SafeCsvWriter
 from ..series_service import Series
 from ..storage import get_db, round_history
 from .conditional import conditional
@@ -137,7 +138,7 @@ def scoresheet_csv(series_id: str) -> Response:
     lang = current_language()
     out = io.StringIO()
     out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8
-    writer = csv.writer(out, delimiter=CSV_DELIMITERS.get(lang, ","), lineterminator="\r\n")
+    writer = SafeCsvWriter(csv.writer(out, delimiter=CSV_DELIMITERS.get(lang, ","), lineterminator="\r\n"))
     created = datetime.fromisoformat(series.row.created_at)
     rules = series_rules_lines(series)
     if final.finished:

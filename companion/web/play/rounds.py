@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Response, abort, request
 
-from ... import series_service
+from ... import series_service, storage
 from ...core.errors import RuleError
 from ...i18n import gettext, translate_error
 from ...series_service import Series
 from ...storage import get_db
+from .. import idempotency
 from ..cards import card_grid
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
@@ -29,8 +32,10 @@ def render_round(series: Series, form: RoundForm, status: int = 200, conflict: b
         active = form.winner  # the winner's tab shows the finishing card
     elif flagged:
         active = flagged[0]
+    # A double tap or a resent form carries the same key: the round is recorded once (see web.idempotency).
+    key = request.form.get(idempotency.FORM_FIELD) or secrets.token_urlsafe(16)
     return page(
-        "round.html", status,
+        "round.html", status, idempotency_key=key,
         game=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
         preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
         view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1,
@@ -44,12 +49,21 @@ def save(series: Series, form: RoundForm) -> Response:
     body = {"redeal": True} if request.form.get("redeal") else form.data(series, before)
     if form.errors:
         return render_round(series, form, 422)
+    key = idempotency.key_from(request.form.get(idempotency.FORM_FIELD))
+    digest = idempotency.request_hash(body)
+    if key and _saved_before(series.id, key, digest):
+        return see_other("series.show", series_id=series.id)  # the same answer as the first tap got
+    stamp = (key, digest) if key and storage.idempotent_answer(db, series.id, key) is None else None
     try:
         if form.n is None:
-            series_service.add_round(db, series, body, if_match=form.version)
+            series_service.add_round(db, series, body, if_match=form.version, idempotency=stamp)
         else:
-            series_service.edit_round(db, series, form.n, body, if_match=form.version)
-    except series_service.VersionConflict as conflict:
+            series_service.edit_round(db, series, form.n, body, if_match=form.version, idempotency=stamp)
+    except (series_service.VersionConflict, storage.DuplicateKey) as conflict:
+        if key and _saved_before(series.id, key, digest):  # the other tap of a double tap won the race
+            return see_other("series.show", series_id=series.id)
+        if isinstance(conflict, storage.DuplicateKey):
+            raise
         fresh = conflict.series
         form.version = fresh.version
         if form.n is not None and series_service.round_number(fresh, form.n) is None:
@@ -59,6 +73,11 @@ def save(series: Series, form: RoundForm) -> Response:
         form.error(error_field(error, series), translate_error(error))
         return render_round(series, form, 422)
     return see_other("series.show", series_id=series.id)
+
+
+def _saved_before(series_id: str, key: str, digest: str) -> bool:
+    found = storage.idempotent_answer(get_db(), series_id, key)
+    return found is not None and found["request_hash"] == digest
 
 
 def stored_round_or_404(series: Series, n: int) -> int:
