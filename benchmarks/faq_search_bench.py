@@ -33,9 +33,9 @@ import statistics
 import sys
 import time
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -85,8 +85,10 @@ class Figures:
     def row(self) -> str:
         def pct(n: int, d: int) -> str:
             return f"{n / d:.0%}" if d else "–"
-        return (f"{self.on_topic:>4}{pct(self.top1, self.on_topic):>8}{pct(self.top3, self.on_topic):>8}"
-                f"{pct(self.wrongly_none, self.on_topic):>10}{self.off_topic:>5}{pct(self.off_none, self.off_topic):>10}")
+        return (
+            f"{self.on_topic:>4}{pct(self.top1, self.on_topic):>8}{pct(self.top3, self.on_topic):>8}"
+            f"{pct(self.wrongly_none, self.on_topic):>10}{self.off_topic:>5}{pct(self.off_none, self.off_topic):>10}"
+        )
 
 
 Engine = Callable[[str], list[str]]  # question → the slugs answered, best first (empty: "no answer")
@@ -130,15 +132,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     sets = ["v2_tune"] if args.tune else ["v2_heldout", "v2_tune", *V1]
     print(f"entries: {len(entries)}; index built in {build_ms:.0f} ms (load + analyse + FTS5 + dictionaries)")
     ix = faq_search.index
-    print(f"'no answer' below: known share {ix.MIN_KNOWN}, best entry's coverage {ix.MIN_COVERAGE}, "
-          f"score {ix.MIN_SCORE} (unknown token weight {ix.UNKNOWN_WEIGHT}, answer-only tokens {ix.BODY_ONLY})")
+    print(
+        f"'no answer' below: known share {ix.MIN_KNOWN}, best entry's coverage {ix.MIN_COVERAGE}, "
+        f"score {ix.MIN_SCORE} (unknown token weight {ix.UNKNOWN_WEIGHT}, answer-only tokens {ix.BODY_ONLY})"
+    )
     print(f"{'engine':<12}{'set':<12}{'on':>4}{'top-1':>8}{'top-3':>8}{'no-ans!':>10}{'off':>5}{'no-ans':>10}")
     misses: list[str] = []
     for name, engine in engines.items():
         for set_name in sets:
             fig = evaluate(engine, load_questions(set_name), misses if args.tune and name == "ours" else None)
             print(f"{name:<12}{set_name:<12}{fig.row()}")
-    print("  on: on-topic questions; no-ans!: on-topic wrongly 'no answer'; off: off-topic; no-ans: off-topic 'no answer'")
+    print(
+        "  on: on-topic questions; no-ans!: on-topic wrongly 'no answer'; off: off-topic; no-ans: off-topic 'no answer'"
+    )
     if args.tune:
         print("misses on the tuning half (ours):")
         print("\n".join(misses) or "  none")

@@ -65,11 +65,14 @@ def prepare(instance: str, tables: int) -> None:
                       "TESTING": True})
     client = app.test_client()
     found = []
-    for t in range(tables):
+    for _ in range(tables):
         created = client.post("/api/v1/series", json={"players": PLAYERS, "starter": "Аня"}).get_json()
         auth = {"Authorization": f"Bearer {created['edit_token']}"}
         for k in range(ROUNDS_BEFORE):
-            assert client.post(f"/api/v1/series/{created['id']}/rounds", json=round_body(k), headers=auth).status_code == 201
+            assert (
+                client.post(f"/api/v1/series/{created['id']}/rounds", json=round_body(k), headers=auth).status_code
+                == 201
+            )
         found.append({"id": created["id"], "token": created["edit_token"]})
     (Path(instance) / "tables.json").write_text(json.dumps(found))
 
@@ -79,10 +82,27 @@ def prepare(instance: str, tables: int) -> None:
 
 def start_server(instance: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
     (Path(instance) / "config.py").write_text("RATELIMIT_ENABLED = False\n")
-    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--threads", str(threads), "--workers", str(workers)]
-    server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "COMPANION_INSTANCE": instance},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "companion.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--threads",
+        str(threads),
+        "--workers",
+        str(workers),
+    ]
+    server = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "COMPANION_INSTANCE": instance},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     import urllib.request
 
@@ -122,8 +142,11 @@ def run(args: argparse.Namespace) -> int:
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
     server = start_server(instance, port, args.workers, args.threads)
-    kind = f"gunicorn, {args.workers} workers × {args.threads} threads" if args.workers > 1 else \
-        f"waitress, 1 process × {args.threads} threads"
+    kind = (
+        f"gunicorn, {args.workers} workers × {args.threads} threads"
+        if args.workers > 1
+        else f"waitress, 1 process × {args.threads} threads"
+    )
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
 
     counters = {"viewer": 0, "editor": 0}
@@ -144,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
             headers = {"HX-Request": "true", "HX-Target": "live", "Accept-Encoding": "gzip"}
             if self.etag:
                 headers["If-None-Match"] = self.etag
-            with self.client.get(f"/series/{self.table['id']}", headers=headers, name="poll",
-                                 catch_response=True) as response:
+            with self.client.get(
+                f"/series/{self.table['id']}", headers=headers, name="poll", catch_response=True
+            ) as response:
                 if response.status_code in (200, 304):
                     self.etag = response.headers.get("ETag") or self.etag
                     response.success()
@@ -166,9 +190,13 @@ def run(args: argparse.Namespace) -> int:
         @task
         def save(self) -> None:
             self.k += 1
-            with self.client.post(f"/api/v1/series/{self.table['id']}/rounds", json=round_body(self.k),
-                                  headers={"Authorization": f"Bearer {self.table['token']}"}, name="save",
-                                  catch_response=True) as response:
+            with self.client.post(
+                f"/api/v1/series/{self.table['id']}/rounds",
+                json=round_body(self.k),
+                headers={"Authorization": f"Bearer {self.table['token']}"},
+                name="save",
+                catch_response=True,
+            ) as response:
                 if response.status_code == 201:
                     response.success()
                 else:
@@ -192,8 +220,10 @@ def run(args: argparse.Namespace) -> int:
                 pass
         return total
 
-    print(f"\n{'tables':>6} {'phones':>6} {'req/s':>7} {'poll p50/p95/p99 ms':>20} {'save p50/p95/p99 ms':>20} "
-          f"{'errors':>6} {'server CPU':>10} {'load CPU':>8}")
+    print(
+        f"\n{'tables':>6} {'phones':>6} {'req/s':>7} {'poll p50/p95/p99 ms':>20} {'save p50/p95/p99 ms':>20} "
+        f"{'errors':>6} {'server CPU':>10} {'load CPU':>8}"
+    )
     verdict = 0
     best = None
     try:
@@ -218,10 +248,15 @@ def run(args: argparse.Namespace) -> int:
                     return "—"
                 return "/".join(str(int(entry.get_response_time_percentile(q))) for q in (0.5, 0.95, 0.99))
 
-            p99 = max(poll.get_response_time_percentile(0.99) if poll.num_requests else 0,
-                      save.get_response_time_percentile(0.99) if save.num_requests else 0)
-            print(f"{n:>6} {4 * n:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
-                  f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}%", flush=True)
+            p99 = max(
+                poll.get_response_time_percentile(0.99) if poll.num_requests else 0,
+                save.get_response_time_percentile(0.99) if save.num_requests else 0,
+            )
+            print(
+                f"{n:>6} {4 * n:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
+                f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}%",
+                flush=True,
+            )
             if errors:
                 for error in list(env.stats.errors.values())[:3]:
                     print(f"       {error.occurrences} × {error.method} {error.name}: {error.error}")
@@ -237,8 +272,10 @@ def run(args: argparse.Namespace) -> int:
             server.wait(15)
         except subprocess.TimeoutExpired:
             server.kill()
-    print(f"\nmost tables with p99 < 100 ms and no errors: {best if best is not None else 'none'} "
-          f"({kind}); took {time.monotonic() - started:.0f} s")
+    print(
+        f"\nmost tables with p99 < 100 ms and no errors: {best if best is not None else 'none'} "
+        f"({kind}); took {time.monotonic() - started:.0f} s"
+    )
     return verdict
 
 
@@ -267,12 +304,17 @@ def profile(tables: int) -> int:
 
     def period() -> None:
         for t in changed:
-            client.post(f"/api/v1/series/{t['id']}/rounds", json=round_body(rng.randrange(3)),
-                        headers={"Authorization": f"Bearer {t['token']}"})
+            client.post(
+                f"/api/v1/series/{t['id']}/rounds",
+                json=round_body(rng.randrange(3)),
+                headers={"Authorization": f"Bearer {t['token']}"},
+            )
         for t in found:
             for _ in range(3):
-                answer = client.get(f"/series/{t['id']}", headers={"HX-Request": "true", "Accept-Encoding": "gzip",
-                                                                    "If-None-Match": etags[t["id"]]})
+                answer = client.get(
+                    f"/series/{t['id']}",
+                    headers={"HX-Request": "true", "Accept-Encoding": "gzip", "If-None-Match": etags[t["id"]]},
+                )
                 if answer.status_code == 200:
                     etags[t["id"]] = answer.headers["ETag"]
 
@@ -284,8 +326,10 @@ def profile(tables: int) -> int:
     profiler.disable()
     took = time.perf_counter() - t0
     requests = 3 * tables + len(changed)
-    print(f"{tables} tables, one 4 s period in-process: {requests} requests in {took:.2f} s "
-          f"({took / requests * 1000:.2f} ms per request, {requests / took:.0f} requests/s on one core)")
+    print(
+        f"{tables} tables, one 4 s period in-process: {requests} requests in {took:.2f} s "
+        f"({took / requests * 1000:.2f} ms per request, {requests / took:.0f} requests/s on one core)"
+    )
     stats = pstats.Stats(profiler)
     stats.sort_stats("cumulative").print_stats(25)
     stats.sort_stats("tottime").print_stats(15)

@@ -28,7 +28,7 @@ def round_body(i: int) -> dict[str, object]:
     """Winners rotate and go out on Q♥ (−40), so totals drift slowly and the series never ends."""
     winner = PLAYERS[i % 4]
     others = [p for p in PLAYERS if p != winner]
-    return {"winner": winner, "finishing_card": "Q♥", "hands": dict(zip(others, HANDS))}
+    return {"winner": winner, "finishing_card": "Q♥", "hands": dict(zip(others, HANDS, strict=True))}
 
 
 def best_of(fn, repeat: int) -> float:
@@ -47,8 +47,8 @@ def replay_figures() -> None:
     for n in (10, 100, 1000):
         stored = [round_body(i) for i in range(n)]
         entries = [RoundInput.from_json(r, setup) for r in stored]
-        replay_s = best_of(lambda: replay(setup, entries), 9)
-        load_s = best_of(lambda: replay(setup, [RoundInput.from_json(r, setup) for r in stored]), 9)
+        replay_s = best_of(lambda entries=entries: replay(setup, entries), 9)
+        load_s = best_of(lambda stored=stored: replay(setup, [RoundInput.from_json(r, setup) for r in stored]), 9)
         per_round.append(replay_s / n)
         print(f"  {n:>5} rounds: replay {replay_s * 1000:7.2f} ms ({replay_s / n * 1e6:5.1f} µs/round), "
               f"load {load_s * 1000:7.2f} ms")

@@ -44,7 +44,7 @@ def play_seeds(ruleset_id: str, seeds: range) -> Counter[str]:
         tables: list[Table] = []
         start = time.process_time()
         outcome = simulate_round(ruleset, players, seed, seed % players,
-                                 observe=lambda t: tables.append(t) if not tables else None)
+                                 observe=lambda t, tables=tables: tables.append(t) if not tables else None)
         middle = time.process_time()
         assert Counter(tables[0].cards()) == full, f"{ruleset_id}: cards lost or doubled, seed {seed}"
         if players not in setups:
@@ -82,10 +82,14 @@ def main() -> None:
             wall = time.perf_counter() - start
             n = sums["rounds"]
             assert n == args.rounds
-            why = ", ".join(f"{k.split(':', 1)[1]} {v / n:.2%}" for k, v in sorted(sums.items()) if k.startswith("redeal:"))
-            print(f"{ruleset_id:<12} {wall:>7.2f} {n / wall:>9.0f} {sums['sim_cpu']:>10.2f} {sums['check_cpu']:>12.2f} "
-                  f"{sums['leftover'] / max(sums['losing_hands'], 1):>14.1f} {sums['redeals'] / n:>8.2%} "
-                  f"{sums['turns'] / n:>6.1f}  {why or '—'}")
+            why = ", ".join(
+                f"{k.split(':', 1)[1]} {v / n:.2%}" for k, v in sorted(sums.items()) if k.startswith("redeal:")
+            )
+            print(
+                f"{ruleset_id:<12} {wall:>7.2f} {n / wall:>9.0f} {sums['sim_cpu']:>10.2f} {sums['check_cpu']:>12.2f} "
+                f"{sums['leftover'] / max(sums['losing_hands'], 1):>14.1f} {sums['redeals'] / n:>8.2%} "
+                f"{sums['turns'] / n:>6.1f}  {why or '—'}"
+            )
 
 
 if __name__ == "__main__":

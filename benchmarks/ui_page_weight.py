@@ -14,7 +14,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
 from ui_server import ARGS, CHROMIUM, PHONE, create_series, serve  # noqa: E402
 
 GOAL_BYTES, GOAL_REQUESTS = 60 * 1024, 6
@@ -23,7 +22,10 @@ GOAL_BYTES, GOAL_REQUESTS = 60 * 1024, 6
 def main() -> int:
     base, log, _app = serve()
     ok = True
-    for players, ruleset in ((["Аня", "Борис", "Вера", "Глеб"], "igrafan"), (["А", "Б", "В", "Г", "Д", "Е"], "elimination")):
+    for players, ruleset in (
+        (["Аня", "Борис", "Вера", "Глеб"], "igrafan"),
+        (["А", "Б", "В", "Г", "Д", "Е"], "elimination"),
+    ):
         series_id, token = create_series(base, players, ruleset)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -31,7 +33,7 @@ def main() -> int:
             context.add_cookies([{"name": f"e_{series_id}", "value": token, "url": f"{base}/series/{series_id}"}])
             page = context.new_page()
             finished = []
-            page.on("requestfinished", lambda r: finished.append(r))
+            page.on("requestfinished", finished.append)
             log.entries.clear()
             page.goto(f"{base}/series/{series_id}/round", wait_until="networkidle")
             page.wait_for_timeout(500)

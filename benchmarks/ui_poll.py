@@ -16,7 +16,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
 from ui_server import ARGS, CHROMIUM, PHONE, create_series, serve  # noqa: E402
 
 IDLE_SECONDS = 13

@@ -6,9 +6,10 @@ import logging
 import socket
 import tempfile
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from werkzeug.serving import make_server
 

@@ -14,7 +14,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
 from ui_server import ARGS, CHROMIUM, PHONE, create_series, serve  # noqa: E402
 
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
@@ -53,14 +52,18 @@ def main() -> int:
                 tap(page.locator(f".panel.active input[aria-label='{card}'] + span"))
         tap(page.get_by_role("button", name="Сохранить раунд"))
         page.wait_for_url(f"**/series/{series_id}")
-        got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS}
+        got = {
+            name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS
+        }
         browser.close()
     leftover, players = sum(len(c) for c in HANDS.values()), len(PLAYERS)
     goal = leftover + players + 2
     print(f"typical 4-player round: {leftover} leftover cards, a winner, a finishing card")
     print(f"taps: {taps} (goal ≤ {goal} = leftover {leftover} + players {players} + 2)")
-    print(f"  of which: 1 open round entry, 1 winner, 1 finishing card, {taps - leftover - 4} player tabs, "
-          f"{leftover} cards, 1 save")
+    print(
+        f"  of which: 1 open round entry, 1 winner, 1 finishing card, {taps - leftover - 4} player tabs, "
+        f"{leftover} cards, 1 save"
+    )
     print(f"totals after saving: {got} (expected {EXPECTED})")
     ok = taps <= goal and got == EXPECTED
     print("PASS" if ok else "FAIL")

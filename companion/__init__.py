@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask
 
@@ -24,7 +25,9 @@ MAX_REQUEST_BYTES = 64 * 1024
 
 def is_checkout() -> bool:
     """Run from a source checkout (editable install or plain path), not from an installed wheel."""
-    return (ROOT / "pyproject.toml").is_file() and (ROOT / "templates").is_dir() and not (PACKAGE / "templates").is_dir()
+    return (
+        (ROOT / "pyproject.toml").is_file() and (ROOT / "templates").is_dir() and not (PACKAGE / "templates").is_dir()
+    )
 
 
 def asset_folder(name: str) -> Path:

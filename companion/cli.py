@@ -49,7 +49,10 @@ def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
     server.configure(app, host, url, is_loopback(host))
-    print(f"«Сто одно» is running. Open on a phone on the same network / Откройте на телефоне в той же сети:\n\n    {url}\n")
+    print(
+        f"«Сто одно» is running. Open on a phone on the same network "
+        f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
+    )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
     if workers > 1:
@@ -80,8 +83,12 @@ def cli() -> None:
 
 
 @cli.command("serve", help="Serve the phone UI (by default on every interface of this machine).")
-@click.option("--host", default=DEFAULT_HOST, show_default=True,
-              help="Interface to listen on; 127.0.0.1 serves this machine only.")
+@click.option(
+    "--host",
+    default=DEFAULT_HOST,
+    show_default=True,
+    help="Interface to listen on; 127.0.0.1 serves this machine only.",
+)
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")

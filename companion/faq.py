@@ -7,11 +7,12 @@ The search over these entries is `companion.faq_search`.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 DATA = Path(__file__).parent / "data"
 FAQ_DIR = DATA / "faq"

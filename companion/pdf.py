@@ -15,8 +15,9 @@ import re
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
@@ -138,6 +139,7 @@ _CYRILLIC = dict(zip(
     "абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєў",
     ["a", "b", "v", "g", "d", "e", "yo", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t",
      "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "yi", "ye", "u"],
+    strict=True,
 ))
 
 

@@ -11,7 +11,8 @@ except `id`, `view_url`, `exported_at` and `created_at`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sqlite_utils
 
@@ -57,14 +58,20 @@ def comparable(document: Mapping[str, Any]) -> dict[str, Any]:
 
 def _check_header(data: Any) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
-        raise FormatError(N_("The file must hold one JSON object: a series exported by this app (GET /api/v1/series/<id>/export)."))
+        raise FormatError(
+            N_("The file must hold one JSON object: a series exported by this app (GET /api/v1/series/<id>/export).")
+        )
     if data.get("format") != FORMAT:
         raise ImportRefused(N_("This is not a series file of this app: “format” must be “%(format)s”."), format=FORMAT)
     version = data.get("format_version")
     if version != FORMAT_VERSION or isinstance(version, bool):
         raise ImportRefused(
-            N_("The file is in format version %(version)s; this app reads version %(known)s. Export the series again from this app."),
-            version=str(version), known=FORMAT_VERSION,
+            N_(
+                "The file is in format version %(version)s; this app reads "
+                "version %(known)s. Export the series again from this app."
+            ),
+            version=str(version),
+            known=FORMAT_VERSION,
         )
     for key in ("players", "rounds"):
         if key not in data:
@@ -113,16 +120,25 @@ def read_history(data: Mapping[str, Any], rounds: list[Any]) -> list[dict[str, A
         before, after = change.get("before"), change.get("after")
         if isinstance(n, bool) or not isinstance(n, int) or action not in ACTIONS or not isinstance(at, str):
             raise FormatError(
-                N_("Change %(i)s of the history needs “n” (a round number), “action” (add, edit or delete) and “at” (a time)."),
-                i=i)
+                N_(
+                    "Change %(i)s of the history needs “n” (a round number), "
+                    "“action” (add, edit or delete) and “at” (a time)."
+                ),
+                i=i,
+            )
         for value in (before, after):
             if value is not None and not isinstance(value, Mapping):
                 raise FormatError(N_("Change %(i)s of the history: “before” and “after” are rounds or null."), i=i)
-        fits = (action == "add" and n == len(state) + 1 and after is not None) or \
-               (action != "add" and 1 <= n <= len(state) and (after is not None) == (action == "edit"))
+        fits = (action == "add" and n == len(state) + 1 and after is not None) or (
+            action != "add" and 1 <= n <= len(state) and (after is not None) == (action == "edit")
+        )
         if not fits:
-            raise ImportRefused(N_("Change %(i)s of the history (%(action)s round %(n)s) does not fit the rounds before it."),
-                                i=i, action=action, n=n)
+            raise ImportRefused(
+                N_("Change %(i)s of the history (%(action)s round %(n)s) does not fit the rounds before it."),
+                i=i,
+                action=action,
+                n=n,
+            )
         if action == "add":
             state.append(after)
         elif action == "edit":
@@ -131,11 +147,18 @@ def read_history(data: Mapping[str, Any], rounds: list[Any]) -> list[dict[str, A
             del state[n - 1]
         checked.append({"n": n, "action": action, "at": at, "before": before, "after": after})
     if state != rounds:
-        raise ImportRefused(N_("The history of changes does not lead to the rounds in the file; the file was changed by hand. Remove “history” to import the rounds alone."))
+        raise ImportRefused(
+            N_(
+                "The history of changes does not lead to the rounds in the file; the "
+                "file was changed by hand. Remove “history” to import the rounds alone."
+            )
+        )
     return checked
 
 
-def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None = None) -> tuple[series_service.Series, str]:
+def import_document(
+    db: sqlite_utils.Database, data: Any, table_id: str | None = None
+) -> tuple[series_service.Series, str]:
     """Check the whole document, then store it as a new series; returns it and its edit token."""
     doc = _check_header(data)
     setup = SeriesSetup.create(doc["players"], doc.get("ruleset"), doc.get("options"), doc.get("starter"))
@@ -147,14 +170,20 @@ def import_document(db: sqlite_utils.Database, data: Any, table_id: str | None =
     history = read_history(doc, list(doc["rounds"]))
     if history is None:  # a file without its history: the rounds are recorded as added now
         stamp = storage.now()
-        history = [{"n": n, "action": "add", "at": stamp, "before": None, "after": r}
-                   for n, r in enumerate(rounds, start=1)]
+        history = [
+            {"n": n, "action": "add", "at": stamp, "before": None, "after": r} for n, r in enumerate(rounds, start=1)
+        ]
     series_id, token = storage.insert_series(
-        db, ruleset=setup.ruleset.id, options=setup.options.to_json(), players=list(setup.players),
-        starter=setup.starter, starter_drawn=bool(doc.get("starter_drawn", False)), table_id=table_id,
-        rounds=rounds, history=history,
+        db,
+        ruleset=setup.ruleset.id,
+        options=setup.options.to_json(),
+        players=list(setup.players),
+        starter=setup.starter,
+        starter_drawn=bool(doc.get("starter_drawn", False)),
+        table_id=table_id,
+        rounds=rounds,
+        history=history,
     )
     series = series_service.load(db, series_id)
     assert series is not None
     return series, token
-

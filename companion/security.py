@@ -25,7 +25,8 @@ import logging
 import math
 import re
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, g, request

@@ -138,10 +138,8 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
     """Replay the candidate rounds (refusing any impossible one) and store them."""
     _check_version(series, if_match)
     try:
-        if action == "add":  # only the new round needs applying
-            standings = play_round(series.standings, entries[-1])
-        else:
-            standings = replay(series.setup, entries)
+        # only a new round needs applying; a change or removal replays the whole series
+        standings = play_round(series.standings, entries[-1]) if action == "add" else replay(series.setup, entries)
     except RoundError as error:
         if error.round_no is not None and error.round_no > n:
             raise RoundError(

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 from typing import Any
@@ -22,11 +23,10 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
-CHANNEL_TIMEOUT = 20  # (config CHANNEL_TIMEOUT) seconds a connection may sit with a request half sent (or idle) before it is dropped
+CHANNEL_TIMEOUT = 20
 CONNECTION_LIMIT = 4000  # phones keep one connection each; 1,000 tables × 3 phones fit
 BACKLOG = 2048
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-
 
 
 def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[str]:
@@ -35,10 +35,8 @@ def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[
     if host in ("", "0.0.0.0", "::"):
         hostname = socket.gethostname()
         names += [hostname, f"{hostname}.local", socket.getfqdn(), *LOOPBACK_NAMES]
-        try:
+        with contextlib.suppress(OSError):
             names += [info[4][0] for info in socket.getaddrinfo(hostname, None)]
-        except OSError:
-            pass
     else:
         names.append(host.strip("[]"))
         if host in LOOPBACK_NAMES or host.startswith("127."):
@@ -66,8 +64,11 @@ def _keep_alive_channel() -> Any:
 
     class KeepAlive304Task(WSGITask):  # type: ignore[misc]
         def set_close_on_finish(self) -> None:
-            if (self.status.startswith("304") and self.version == "1.1"
-                    and self.request.headers.get("CONNECTION", "").lower() != "close"):
+            if (
+                self.status.startswith("304")
+                and self.version == "1.1"
+                and self.request.headers.get("CONNECTION", "").lower() != "close"
+            ):
                 return
             super().set_close_on_finish()
 
@@ -97,7 +98,10 @@ def raise_file_limit() -> int:
 def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str, Any]:
     files = raise_file_limit()
     return {
-        "host": host, "port": port, "threads": threads, "ident": "companion101",
+        "host": host,
+        "port": port,
+        "threads": threads,
+        "ident": "companion101",
         "max_request_body_size": int(app.config["MAX_CONTENT_LENGTH"]),
         "channel_timeout": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "cleanup_interval": 5,
@@ -126,15 +130,16 @@ def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
     if not loopback:
         app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
     if app.config.get("TRUSTED_HOSTS") is None:
-        app.config["TRUSTED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host,
-                                                    app.config.get("PUBLIC_URL"))
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
 def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
     """N gunicorn processes (gthread: idle keep-alive connections wait in a selector, not a thread)."""
     if sys.platform == "win32":
-        raise SystemExit("companion: --workers needs gunicorn, which does not run on Windows; "
-                         "leave --workers out to serve with waitress")
+        raise SystemExit(
+            "companion: --workers needs gunicorn, which does not run on Windows; "
+            "leave --workers out to serve with waitress"
+        )
     from gunicorn.app.base import BaseApplication
 
     files = raise_file_limit()
@@ -143,10 +148,19 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -
         def load_config(self) -> None:
             bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
             options = {
-                "bind": bind, "workers": workers, "threads": threads, "worker_class": "gthread",
+                "bind": bind,
+                "workers": workers,
+                "threads": threads,
+                "worker_class": "gthread",
                 "worker_connections": max(100, min(CONNECTION_LIMIT, files - 100)),
-                "keepalive": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)), "timeout": 60, "graceful_timeout": 10, "backlog": BACKLOG,
-                "limit_request_line": 8190, "accesslog": None, "errorlog": "-", "loglevel": "warning",
+                "keepalive": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
+                "timeout": 60,
+                "graceful_timeout": 10,
+                "backlog": BACKLOG,
+                "limit_request_line": 8190,
+                "accesslog": None,
+                "errorlog": "-",
+                "loglevel": "warning",
                 "preload_app": True,
             }
             for key, value in options.items():

@@ -7,6 +7,7 @@ a user entered is ever lost. Totals are never stored: see `core.series.replay`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -14,7 +15,7 @@ import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlite_utils
@@ -153,10 +154,8 @@ def create_private(path: str) -> None:
     """Create the database file readable by its owner only (0600), unless it exists."""
     if path == ":memory:" or path.startswith("file:") or os.path.exists(path):
         return
-    try:
+    with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        pass
 
 
 def init_db(path: str) -> None:
@@ -201,7 +200,7 @@ def _note_write_ok() -> None:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def hash_token(token: str) -> str:
@@ -283,15 +282,23 @@ def load_series(db: sqlite_utils.Database, series_id: str, *, with_rounds: bool 
 
 
 def load_rounds(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
-    return [json.loads(r["data"]) for r in db.query("select data from rounds where series_id = ? order by n", [series_id])]
+    rows = db.query("select data from rounds where series_id = ? order by n", [series_id])
+    return [json.loads(r["data"]) for r in rows]
 
 
 class DuplicateKey(Exception):
     """The Idempotency-Key was stored by a concurrent request first; nothing was written."""
 
 
-def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[dict[str, Any]], *,
-                action: str, n: int, idempotency: tuple[str, str] | None = None) -> SeriesRow:
+def save_rounds(
+    db: sqlite_utils.Database,
+    series: SeriesRow,
+    new_rounds: list[dict[str, Any]],
+    *,
+    action: str,
+    n: int,
+    idempotency: tuple[str, str] | None = None,
+) -> SeriesRow:
     """Replace the stored rounds by `new_rounds` in one transaction; returns the new row.
 
     The change is logged in `round_history` with the round's old and new data,
@@ -312,11 +319,13 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
             raise StaleVersion()
         if idempotency is not None:
             try:
-                db.execute("insert into idempotency_keys (series_id, key, request_hash, at) values (?, ?, ?, ?)",
-                           [series.id, idempotency[0], idempotency[1], stamp])
+                db.execute(
+                    "insert into idempotency_keys (series_id, key, request_hash, at) values (?, ?, ?, ?)",
+                    [series.id, idempotency[0], idempotency[1], stamp],
+                )
             except sqlite3.IntegrityError:
                 raise DuplicateKey() from None
-            cutoff = (datetime.now(timezone.utc) - timedelta(days=IDEMPOTENCY_DAYS)).isoformat(timespec="seconds")
+            cutoff = (datetime.now(UTC) - timedelta(days=IDEMPOTENCY_DAYS)).isoformat(timespec="seconds")
             db.execute("delete from idempotency_keys where series_id = ? and at < ?", [series.id, cutoff])
         for i, after in enumerate(new_rounds):
             if i >= len(old) or old[i] != after:
@@ -329,8 +338,14 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
             db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
         db.execute(
             "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
-            [series.id, n, action, dumps(old[n - 1]) if n <= len(old) else None,
-             dumps(new_rounds[n - 1]) if action != "delete" else None, stamp],
+            [
+                series.id,
+                n,
+                action,
+                dumps(old[n - 1]) if n <= len(old) else None,
+                dumps(new_rounds[n - 1]) if action != "delete" else None,
+                stamp,
+            ],
         )
     _note_write_ok()
     return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
@@ -338,22 +353,31 @@ def save_rounds(db: sqlite_utils.Database, series: SeriesRow, new_rounds: list[d
 
 def idempotent_answer(db: sqlite_utils.Database, series_id: str, key: str) -> dict[str, Any] | None:
     """The stored write with this Idempotency-Key: request_hash, status and body (None until answered)."""
-    rows = list(db.query("select request_hash, status, body from idempotency_keys where series_id = ? and key = ?",
-                         [series_id, key]))
+    rows = list(
+        db.query(
+            "select request_hash, status, body from idempotency_keys where series_id = ? and key = ?", [series_id, key]
+        )
+    )
     return rows[0] if rows else None
 
 
 def record_answer(db: sqlite_utils.Database, series_id: str, key: str, status: int, body: str) -> None:
     """Keep the answer a keyed write got, so a retry gets the same one."""
-    db.execute("update idempotency_keys set status = ?, body = ? where series_id = ? and key = ?",
-               [status, body, series_id, key])
+    db.execute(
+        "update idempotency_keys set status = ?, body = ? where series_id = ? and key = ?",
+        [status, body, series_id, key],
+    )
 
 
 def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
     """Every change to the rounds, oldest first: action add/edit/delete, round number, time, old and new data."""
     return [
-        {"n": r["n"], "action": r["action"], "at": r["at"],
-         "before": json.loads(r["data"]) if r["data"] else None,
-         "after": json.loads(r["new_data"]) if r["new_data"] else None}
+        {
+            "n": r["n"],
+            "action": r["action"],
+            "at": r["at"],
+            "before": json.loads(r["data"]) if r["data"] else None,
+            "after": json.loads(r["new_data"]) if r["new_data"] else None,
+        }
         for r in db.query("select * from round_history where series_id = ? order by id", [series_id])
     ]

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import os
 import tempfile
+from typing import Any
 
 import pytest
-from hypothesis.configuration import set_hypothesis_home_dir
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from companion import create_app
-
 
 # Hypothesis keeps its example database and caches outside the checkout (tests never write there).
 set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "companion101-hypothesis"))

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings, strategies as st
-
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROUND = {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd", "КП", "Тч"], "Вера": ["qs"]}}
 
@@ -99,10 +99,21 @@ def test_rounds_post_put_delete(client: FlaskClient, series: dict[str, Any]) -> 
 
 
 def test_an_edit_that_breaks_a_later_round_names_it(client: FlaskClient, series: dict[str, Any]) -> None:
-    client.post(url(series, "/rounds"), json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 90, "Вера": 1}}, headers=bearer(series))
-    client.post(url(series, "/rounds"), json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 5, "Вера": 1}}, headers=bearer(series))
-    r = client.put(url(series, "/rounds/1"), json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 120, "Вера": 1}},
-                   headers={**bearer(series), "Accept-Language": "en"})
+    client.post(
+        url(series, "/rounds"),
+        json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 90, "Вера": 1}},
+        headers=bearer(series),
+    )
+    client.post(
+        url(series, "/rounds"),
+        json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 5, "Вера": 1}},
+        headers=bearer(series),
+    )
+    r = client.put(
+        url(series, "/rounds/1"),
+        json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 120, "Вера": 1}},
+        headers={**bearer(series), "Accept-Language": "en"},
+    )
     assert r.status_code == 409 or r.status_code == 422
     assert "round 2" in r.get_json()["error"]["message"]
 
@@ -110,7 +121,9 @@ def test_an_edit_that_breaks_a_later_round_names_it(client: FlaskClient, series:
 def test_messages_in_russian_by_default_and_english_on_request(client: FlaskClient, series: dict[str, Any]) -> None:
     bad = {"winner": "Аня", "finishing_card": "T♥", "hands": {"Борис": ["7♠"], "Вера": ["8♠"]}}
     ru = client.post(url(series, "/rounds"), json=bad, headers=bearer(series)).get_json()["error"]["message"]
-    en = client.post(url(series, "/rounds"), json=bad, headers={**bearer(series), "Accept-Language": "en-GB,en;q=0.8"}).get_json()["error"]["message"]
+    en = client.post(
+        url(series, "/rounds"), json=bad, headers={**bearer(series), "Accept-Language": "en-GB,en;q=0.8"}
+    ).get_json()["error"]["message"]
     assert "10" in ru and "10" in en and ru != en
     assert "Latin T" in en and any("а" <= ch <= "я" for ch in ru)
 
@@ -129,8 +142,17 @@ def test_messages_in_russian_by_default_and_english_on_request(client: FlaskClie
         ("post", "/rounds", ROUND, {"If-Match": "abc"}, 400, "bad-request"),
     ],
 )
-def test_refusals_store_nothing(app: Flask, client: FlaskClient, series: dict[str, Any], method: str, tail: str,
-                                body: Any, headers: dict[str, str], status: int, code: str) -> None:
+def test_refusals_store_nothing(
+    app: Flask,
+    client: FlaskClient,
+    series: dict[str, Any],
+    method: str,
+    tail: str,
+    body: Any,
+    headers: dict[str, str],
+    status: int,
+    code: str,
+) -> None:
     before = dump(app)
     kwargs: dict[str, Any] = {"headers": {**bearer(series), **headers}}
     if isinstance(body, str):
@@ -158,12 +180,20 @@ def test_unknown_series_and_route(client: FlaskClient) -> None:
 
 
 def test_body_too_large(client: FlaskClient, series: dict[str, Any]) -> None:
-    r = client.post(url(series, "/rounds"), data="[" + "1," * 40_000 + "1]", headers={**bearer(series), "Content-Type": "application/json"})
+    r = client.post(
+        url(series, "/rounds"),
+        data="[" + "1," * 40_000 + "1]",
+        headers={**bearer(series), "Content-Type": "application/json"},
+    )
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "too-large"
 
 
 def test_finished_series_refuses_rounds_with_409(client: FlaskClient, series: dict[str, Any]) -> None:
-    r = client.post(url(series, "/rounds"), json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 120, "Вера": 1}}, headers=bearer(series))
+    r = client.post(
+        url(series, "/rounds"),
+        json={"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 120, "Вера": 1}},
+        headers=bearer(series),
+    )
     assert r.get_json()["status"] == "finished" and r.get_json()["losers"] == ["Борис"]
     r = client.post(url(series, "/rounds"), json={"redeal": True}, headers=bearer(series))
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "series-finished"
@@ -201,9 +231,13 @@ def test_names_are_escaped_on_the_human_page(client: FlaskClient) -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(["10♣", "Q♥", "6♠", "5♠", "T♦", "", "КП", "q♠", "Дч", "A♦"]), max_size=4),
-       st.sampled_from(["Аня", "Борис", "Гоша", ""]))
-def test_edit_then_restore_and_refusals_change_nothing(client: FlaskClient, app: Flask, cards: list[str], winner: str) -> None:
+@given(
+    st.lists(st.sampled_from(["10♣", "Q♥", "6♠", "5♠", "T♦", "", "КП", "q♠", "Дч", "A♦"]), max_size=4),
+    st.sampled_from(["Аня", "Борис", "Гоша", ""]),
+)
+def test_edit_then_restore_and_refusals_change_nothing(
+    client: FlaskClient, app: Flask, cards: list[str], winner: str
+) -> None:
     created = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"}).get_json()
     client.post(url(created, "/rounds"), json=ROUND, headers=bearer(created))
     original = client.get(url(created)).get_json()

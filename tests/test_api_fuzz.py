@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 CARDS = st.sampled_from(["10♣", "Q♥", "qs", "T♦", "5♠", "", "КП", "Дч", "x", "6♠", "A♦", "9♣"])
 NAMES = st.sampled_from(["Аня", "Борис", "Вера", "Гоша", "", " аня "])
@@ -16,7 +17,9 @@ JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4)
 ROUND = st.fixed_dictionaries(
     {},
     optional={
-        "winner": st.one_of(NAMES, JSON), "finishing_card": st.one_of(CARDS, JSON), "redeal": st.one_of(st.booleans(), JSON),
+        "winner": st.one_of(NAMES, JSON),
+        "finishing_card": st.one_of(CARDS, JSON),
+        "redeal": st.one_of(st.booleans(), JSON),
         "hands": st.one_of(st.dictionaries(NAMES, st.one_of(st.lists(CARDS, max_size=5), JSON), max_size=4), JSON),
         "typed_points": st.one_of(st.dictionaries(NAMES, st.one_of(st.integers(-3, 150), JSON), max_size=3), JSON),
     },
@@ -24,10 +27,16 @@ ROUND = st.fixed_dictionaries(
 SERIES = st.fixed_dictionaries(
     {},
     optional={
-        "players": st.one_of(st.lists(NAMES, max_size=6), JSON), "ruleset": st.one_of(
-            st.sampled_from(["igrafan", "classic", "elimination", "elvista", "pharaoh", "poker"]), JSON),
-        "options": st.one_of(st.dictionaries(st.sampled_from(["deck", "nine_points", "resets", "on_loss", "loss_above", "x"]),
-                                             JSON, max_size=3), JSON),
+        "players": st.one_of(st.lists(NAMES, max_size=6), JSON),
+        "ruleset": st.one_of(
+            st.sampled_from(["igrafan", "classic", "elimination", "elvista", "pharaoh", "poker"]), JSON
+        ),
+        "options": st.one_of(
+            st.dictionaries(
+                st.sampled_from(["deck", "nine_points", "resets", "on_loss", "loss_above", "x"]), JSON, max_size=3
+            ),
+            JSON,
+        ),
         "starter": st.one_of(NAMES, JSON),
     },
 )
@@ -56,17 +65,37 @@ def test_series_bodies(app: Flask, body: Any) -> None:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.one_of(JSON, st.fixed_dictionaries({}, optional={"ruleset": JSON, "cards": st.one_of(st.lists(CARDS), JSON),
-                                                                 "options": JSON})))
+@given(
+    body=st.one_of(
+        JSON,
+        st.fixed_dictionaries(
+            {}, optional={"ruleset": JSON, "cards": st.one_of(st.lists(CARDS), JSON), "options": JSON}
+        ),
+    )
+)
 def test_score_bodies(app: Flask, body: Any) -> None:
     check(app.test_client().post("/api/v1/score", json=body))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.one_of(JSON, st.fixed_dictionaries({}, optional={
-    "ruleset": st.one_of(st.sampled_from(["igrafan", "classic", "elvista"]), JSON), "players": st.one_of(st.integers(-1, 9), JSON),
-    "top": st.one_of(CARDS, JSON), "card": st.one_of(CARDS, JSON), "ordered_suit": st.one_of(st.sampled_from(["♦", "S", "x"]), JSON),
-    "pending_draw": JSON, "covering": JSON, "clockwise": JSON})))
+@given(
+    body=st.one_of(
+        JSON,
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "ruleset": st.one_of(st.sampled_from(["igrafan", "classic", "elvista"]), JSON),
+                "players": st.one_of(st.integers(-1, 9), JSON),
+                "top": st.one_of(CARDS, JSON),
+                "card": st.one_of(CARDS, JSON),
+                "ordered_suit": st.one_of(st.sampled_from(["♦", "S", "x"]), JSON),
+                "pending_draw": JSON,
+                "covering": JSON,
+                "clockwise": JSON,
+            },
+        ),
+    )
+)
 def test_referee_bodies(app: Flask, body: Any) -> None:
     check(app.test_client().post("/api/v1/referee/play", json=body))
 

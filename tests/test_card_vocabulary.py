@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.core import cards
 from companion.core.cards import Card, Rank, Suit, deck
@@ -49,7 +50,7 @@ def test_word_flags() -> None:
 def test_names_list_the_dictionary_words_in_both_languages() -> None:
     for rank in Rank:
         assert cards.RANK_NAMES[rank][cards.RU] and cards.RANK_NAMES[rank][cards.EN]
-        for lang, names in cards.RANK_NAMES[rank].items():
+        for names in cards.RANK_NAMES[rank].values():
             assert all(cards.card_word(n).rank is rank for n in names)  # type: ignore[union-attr]
     assert cards.RANK_NAMES[Rank.QUEEN][cards.RU][0] == "дама"
     assert cards.SUIT_NAMES[Suit.SPADES][cards.EN] == ("spade",)

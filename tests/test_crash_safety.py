@@ -17,8 +17,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -94,7 +95,7 @@ def test_no_acknowledged_round_is_lost_across_sigkills(server: Server, tmp_path:
             server.start()
         stop = threading.Event()
 
-        def write() -> None:
+        def write(stop: threading.Event = stop) -> None:
             while not stop.is_set():
                 try:
                     status, body = server.request("POST", f"/api/v1/series/{series_id}/rounds", {"redeal": True},

@@ -36,9 +36,10 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
     client.post(f"/api/v1/series/{created['id']}/rounds", json={"winner": "Борис", "finishing_card": "9♥",
                 "hands": {"<i>Аня</i>": ["Q♥"]}}, headers={"Authorization": f"Bearer {created['edit_token']}"})
     with client.application.test_request_context("/?lang=ru"):
+        from flask import render_template
+
         from companion import series_service
         from companion.storage import get_db
-        from flask import render_template
 
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "&lt;i&gt;Аня&lt;/i&gt;" in html and "<i>Аня</i>" not in html
@@ -187,10 +188,11 @@ def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
 
 
 def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient, series: dict[str, Any]) -> None:
+    from flask import render_template
+
     from companion import series_service
     from companion.storage import get_db
     from companion.web import export
-    from flask import render_template
 
     play(client, series)
     fixed = {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c"], "Вера": ["qs"]}}
@@ -208,20 +210,22 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     players = ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"]
     created = client.post("/api/v1/series", json={"players": players, "ruleset": "igrafan", "starter": "Аня",
                                                   "options": {"deck": 52, "loss_above": 1000, "resets": {}}}).get_json()
-    body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {p: 1 for p in players[1:]}}
+    body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": dict.fromkeys(players[1:], 1)}
     for _ in range(60):
         assert client.post(f"/api/v1/series/{created['id']}/rounds", json=body,
                            headers={"Authorization": f"Bearer {created['edit_token']}"}).status_code == 201
+    from flask import render_template
+
     from companion import series_service
     from companion.storage import get_db
     from companion.web import export
-    from flask import render_template
 
     with client.application.test_request_context("/?lang=en"):
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "size: A4 landscape" in html
-    from companion import ROOT
     from weasyprint import HTML
+
+    from companion import ROOT
 
     document = HTML(string=html, base_url=(ROOT / "static").as_uri() + "/").render()
     assert len(document.pages) >= 2
@@ -235,7 +239,8 @@ def test_two_players_the_other_one_wins() -> None:
     from companion.core.stats import final_standings
 
     setup = SeriesSetup.create(["Аня", "Борис"], "pharaoh", None, "Аня")
-    entries = [RoundInput.from_json({"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 60}}, setup)] * 2
+    body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 60}}
+    entries = [RoundInput.from_json(body, setup)] * 2
     final = final_standings(replay(setup, entries))
     assert final.finished and final.winner == "Аня" and final.losers == ("Борис",)
     assert [p.name for p in final.places] == ["Аня", "Борис"] and final.out[0].out_round == 2

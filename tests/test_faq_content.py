@@ -109,7 +109,7 @@ class TestEntry:
             keywords = ENTRIES[path][lang].get("keywords", [])
             assert isinstance(keywords, list)
             assert all(isinstance(k, str) and k.strip() for k in keywords), keywords
-            assert len(keywords) == len(set(k.lower() for k in keywords)), f"{lang}.keywords repeat: {keywords}"
+            assert len(keywords) == len({k.lower() for k in keywords}), f"{lang}.keywords repeat: {keywords}"
 
     def test_related(self, path: Path) -> None:
         data = ENTRIES[path]

@@ -1,4 +1,7 @@
-"""The FAQ loader, the search analyser and engine, and the FAQ API (companion/faq.py, companion/faq_search.py, web/faq_api.py)."""
+"""The FAQ loader, the search analyser and engine, and the FAQ API.
+
+(companion/faq.py, companion/faq_search/, web/faq_api.py)
+"""
 
 from __future__ import annotations
 
@@ -69,26 +72,74 @@ def test_loader_refuses_a_slug_that_is_not_the_file_name(tmp_path: Path) -> None
 
 
 def test_loader_refuses_a_missing_language(tmp_path: Path) -> None:
-    (tmp_path / "x.toml").write_text('slug = "x"\n[ru]\nquestion = "В?"\nverdict = "Да."\nanswer = "Да."\n', encoding="utf-8")
+    (tmp_path / "x.toml").write_text(
+        'slug = "x"\n[ru]\nquestion = "В?"\nverdict = "Да."\nanswer = "Да."\n', encoding="utf-8"
+    )
     with pytest.raises(faq.FaqFormatError, match=r"\[en\]"):
         faq.load_entries(tmp_path)
 
 
 # -- analysis: card notations -----------------------------------------------------
 
-QUEEN_OF_HEARTS = ["дама червей", "червовая дама", "даму червей", "Д♥", "Дч", "дч", "Д ♥", "queen of hearts",
-                   "Q♥", "qh", "QH", "hearts queen", "Q♡", "дама черви", "червонная дама"]
-KING_OF_SPADES = ["пиковый король", "король пик", "пикового короля", "королём пик", "КП", "кп", "K♠", "k♠",
-                  "king of spades", "spade king", "KS", "король вини", "К♠", "винный король"]
-TEN_OF_CLUBS = ["10♣", "10c", "10т", "10к", "десятка треф", "десятка крести", "трефовая десятка",
-                "крестовая десятка", "ten of clubs", "10 of clubs", "club ten"]
+QUEEN_OF_HEARTS = [
+    "дама червей",
+    "червовая дама",
+    "даму червей",
+    "Д♥",
+    "Дч",
+    "дч",
+    "Д ♥",
+    "queen of hearts",
+    "Q♥",
+    "qh",
+    "QH",
+    "hearts queen",
+    "Q♡",
+    "дама черви",
+    "червонная дама",
+]
+KING_OF_SPADES = [
+    "пиковый король",
+    "король пик",
+    "пикового короля",
+    "королём пик",
+    "КП",
+    "кп",
+    "K♠",
+    "k♠",
+    "king of spades",
+    "spade king",
+    "KS",
+    "король вини",
+    "К♠",
+    "винный король",
+]
+TEN_OF_CLUBS = [
+    "10♣",
+    "10c",
+    "10т",
+    "10к",
+    "десятка треф",
+    "десятка крести",
+    "трефовая десятка",
+    "крестовая десятка",
+    "ten of clubs",
+    "10 of clubs",
+    "club ten",
+]
 ACE_OF_DIAMONDS = ["туз бубен", "бубновый туз", "туз буби", "Т♦", "тб", "A♦", "ace of diamonds", "AD"]
 SEVEN = ["семёрка", "семерка", "семёрку", "семь", "7", "seven", "sevens", "7s"]
 
 
-@pytest.mark.parametrize("phrases,card", [
-    (QUEEN_OF_HEARTS, "zzcqh"), (KING_OF_SPADES, "zzcks"), (TEN_OF_CLUBS, "zzc10c"), (ACE_OF_DIAMONDS, "zzcad"),
-])
+@pytest.mark.parametrize(
+    "phrases,card",
+    [
+        (QUEEN_OF_HEARTS, "zzcqh"),
+        (KING_OF_SPADES, "zzcks"),
+        (TEN_OF_CLUBS, "zzc10c"),
+        (ACE_OF_DIAMONDS, "zzcad"),
+    ],
+)
 def test_every_notation_of_a_card_gives_the_same_tokens(phrases: list[str], card: str) -> None:
     rank = "zzr" + card[3:-1]
     for phrase in phrases:
@@ -98,15 +149,22 @@ def test_every_notation_of_a_card_gives_the_same_tokens(phrases: list[str], card
 def test_rank_words_and_digits_share_a_token() -> None:
     for phrase in SEVEN:
         assert faq_search.card_concepts(phrase) == ["zzr7"], phrase
-    assert faq_search.card_concepts("дама") == faq_search.card_concepts("queen") == faq_search.card_concepts("дамой") == ["zzrq"]
+    assert (
+        faq_search.card_concepts("дама")
+        == faq_search.card_concepts("queen")
+        == faq_search.card_concepts("дамой")
+        == ["zzrq"]
+    )
     assert faq_search.card_concepts("туз") == faq_search.card_concepts("aces") == ["zzra"]
 
 
 def test_suit_words_share_a_token() -> None:
-    for group, token in ((["крести", "трефы", "clubs", "♣", "трефовый"], "zzsc"),
-                         (["вини", "пики", "spades", "♠"], "zzss"),
-                         (["буби", "бубны", "diamonds", "♦"], "zzsd"),
-                         (["черви", "червы", "hearts", "♥"], "zzsh")):
+    for group, token in (
+        (["крести", "трефы", "clubs", "♣", "трефовый"], "zzsc"),
+        (["вини", "пики", "spades", "♠"], "zzss"),
+        (["буби", "бубны", "diamonds", "♦"], "zzsd"),
+        (["черви", "червы", "hearts", "♥"], "zzsh"),
+    ):
         for word in group:
             assert faq_search.card_concepts(word) == [token], word
 
@@ -160,8 +218,9 @@ def test_unknown_words_are_corrected_to_indexed_ones() -> None:
 
 
 def test_typos_still_find_the_entry() -> None:
-    assert faq_search.search("qeen of harts finish")[0].slug == "queen-finish" or \
-        "queen-finish" in [r.slug for r in faq_search.search("qeen of harts finish")[:3]]
+    assert faq_search.search("qeen of harts finish")[0].slug == "queen-finish" or "queen-finish" in [
+        r.slug for r in faq_search.search("qeen of harts finish")[:3]
+    ]
     assert faq_search.search("пиквый корол")[0].slug.startswith("spade-king")
 
 
@@ -210,7 +269,9 @@ def test_ruleset_demotes_entries_that_do_not_apply() -> None:
 def test_card_relations() -> None:
     """A number before a rank counts cards; a card "on/на" another card names the played rank."""
     assert faq_search.analyse("две семёрки") == faq_search.analyse("two sevens") == [faq_search.SAME_RANK, "zzr7"]
-    assert faq_search.analyse("взять две") == faq_search.analyse("draw 2") == ["zzdraw", faq_search.number_token("2")]  # not a card
+    assert (
+        faq_search.analyse("взять две") == faq_search.analyse("draw 2") == ["zzdraw", faq_search.number_token("2")]
+    )  # not a card
     assert faq_search.onto_token("q") in faq_search.analyse("дама пик на десятку бубей")
     assert faq_search.onto_token("q") in faq_search.analyse("can I put a queen on a ten of diamonds")
     assert faq_search.ONTO_SAME in faq_search.analyse("даму на даму")
@@ -222,7 +283,7 @@ def test_card_relations() -> None:
 
 
 def test_shared_stem_does_not_pick_a_group() -> None:
-    """"закончил" (went out) and "закончилась" (ran out) share a stem: only the listed words map."""
+    """ "закончил" (went out) and "закончилась" (ran out) share a stem: only the listed words map."""
     assert faq_search.analyse("закончил") != faq_search.analyse("закончилась")
 
 
@@ -288,7 +349,9 @@ def test_api_search_in_english_and_request_language(app: Flask) -> None:
 
 def test_api_ruleset_note_and_url(client: FlaskClient) -> None:
     entry = next(e for e in faq.all_entries() if "elimination" in e.en.by_ruleset)
-    body = client.get("/api/v1/faq", query_string={"q": entry.en.question, "lang": "en", "ruleset": "elimination"}).get_json()
+    body = client.get(
+        "/api/v1/faq", query_string={"q": entry.en.question, "lang": "en", "ruleset": "elimination"}
+    ).get_json()
     found = next(r for r in body["results"] if r["slug"] == entry.slug)
     assert found["answer"].endswith(entry.en.by_ruleset["elimination"])
     assert found["url"] == f"/faq/{entry.slug}?ruleset=elimination"
@@ -310,8 +373,13 @@ def test_api_one_entry_in_full(client: FlaskClient) -> None:
     assert body["rulesets"] == list(entry.rulesets)
     for lang in ("ru", "en"):
         text = entry.text(lang)
-        assert body[lang] == {"question": text.question, "verdict": text.verdict, "answer": text.answer,
-                              "keywords": list(text.keywords), "by_ruleset": dict(text.by_ruleset)}
+        assert body[lang] == {
+            "question": text.question,
+            "verdict": text.verdict,
+            "answer": text.answer,
+            "keywords": list(text.keywords),
+            "by_ruleset": dict(text.by_ruleset),
+        }
 
 
 def _error(response: Any) -> dict[str, str]:

@@ -12,7 +12,8 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.core.errors import SeriesSetupError
 from companion.core.series import SeriesSetup

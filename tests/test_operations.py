@@ -190,7 +190,8 @@ def test_backup_includes_what_is_still_in_the_wal_and_restores(tmp_path: Path) -
     client = app.test_client()
     created = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"}).get_json()
     for _ in range(5):
-        assert client.post(f"/api/v1/series/{created['id']}/rounds", json=ROUND, headers=auth(created)).status_code == 201
+        added = client.post(f"/api/v1/series/{created['id']}/rounds", json=ROUND, headers=auth(created))
+        assert added.status_code == 201
     assert (tmp_path / "live.sqlite3-wal").stat().st_size > 0  # the app keeps its connection: not checkpointed
     copied = tmp_path / "copied-by-hand.sqlite3"
     copied.write_bytes((tmp_path / "live.sqlite3").read_bytes())
@@ -228,9 +229,9 @@ def test_backup_while_rounds_are_being_saved_is_consistent(tmp_path: Path) -> No
     for i in range(3):
         conn = sqlite3.connect(tmp_path / f"b{i}.sqlite3")
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        version, = conn.execute("select version from series").fetchone()
-        rounds, = conn.execute("select count(*) from rounds").fetchone()
-        added, = conn.execute("select count(*) from round_history where action = 'add'").fetchone()
+        (version,) = conn.execute("select version from series").fetchone()
+        (rounds,) = conn.execute("select count(*) from rounds").fetchone()
+        (added,) = conn.execute("select count(*) from round_history where action = 'add'").fetchone()
         assert version == rounds + 1 == added + 1  # one snapshot: series row, rounds and history agree
         conn.close()
 

@@ -77,8 +77,15 @@ def test_an_installed_wheel_serves_the_whole_app_from_any_folder(wheel: Path, tm
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_INSTANCE", "PYTHONPATH", "VIRTUAL_ENV")}
     run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, env=env)
-    package = Path(run(bin_dir / "python", "-c", "import companion, pathlib; print(pathlib.Path(companion.__file__).parent)",
-                       cwd=tmp_path, env=env).strip())
+    package = Path(
+        run(
+            bin_dir / "python",
+            "-c",
+            "import companion, pathlib; print(pathlib.Path(companion.__file__).parent)",
+            cwd=tmp_path,
+            env=env,
+        ).strip()
+    )
     assert venv.resolve() in package.resolve().parents  # the installed copy, not the checkout
     before = sorted(p.relative_to(package) for p in package.rglob("*") if "__pycache__" not in p.parts)
     assert "Usage:" in run(bin_dir / "companion", "serve", "--help", cwd=tmp_path, env=env)
@@ -86,8 +93,14 @@ def test_an_installed_wheel_serves_the_whole_app_from_any_folder(wheel: Path, tm
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     port = free_port()
-    server = subprocess.Popen([str(bin_dir / "companion"), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                              cwd=elsewhere, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [str(bin_dir / "companion"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=elsewhere,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -203,7 +203,8 @@ def test_comparison_table_has_every_set_and_their_numbers(client: FlaskClient) -
     row = re.search(r'<tr id="compare-spade-king">(.*?)</tr>', page, flags=re.S)
     assert row
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))
-    assert [int(re.search(r"\d+", c).group(0)) for c in cells] == [rs.defaults.spade_king_draw for rs in RULESETS.values()]
+    expected = [rs.defaults.spade_king_draw for rs in RULESETS.values()]
+    assert [int(re.search(r"\d+", c).group(0)) for c in cells] == expected
 
 
 def test_referee_page_has_radio_card_grids_with_names(client: FlaskClient) -> None:
@@ -287,7 +288,10 @@ def test_from_a_series_the_referee_pages_open_on_its_rule_set(client: FlaskClien
 
 def test_the_language_switch_keeps_the_question(client: FlaskClient) -> None:
     page = client.get("/faq", query_string={"q": "дама на семёрку"}).get_data(as_text=True)
-    assert 'href="/faq?q=%D0%B4%D0%B0%D0%BC%D0%B0+%D0%BD%D0%B0+%D1%81%D0%B5%D0%BC%D1%91%D1%80%D0%BA%D1%83&amp;lang=en"' in page
+    assert (
+        'href="/faq?q=%D0%B4%D0%B0%D0%BC%D0%B0+%D0%BD%D0%B0+%D1%81%D0%B5%D0%BC%D1%91%D1%80%D0%BA%D1%83&amp;lang=en"'
+        in page
+    )
 
 
 def test_referee_page_has_a_penalty_pending_switch(client: FlaskClient) -> None:
@@ -333,7 +337,8 @@ def test_referee_and_rule_card_opened_from_a_series_use_its_options_and_deck(cli
 
 def test_rule_card_with_house_rules_on_the_url(client: FlaskClient) -> None:
     """The same card from URL options (opt-<key>, as the start form names them); bad values are ignored."""
-    page = client.get("/rules/elvista?lang=en&opt-eight=must-cover&opt-spade_king_draw=5&opt-deck=7").get_data(as_text=True)
+    url = "/rules/elvista?lang=en&opt-eight=must-cover&opt-spade_king_draw=5&opt-deck=7"
+    page = client.get(url).get_data(as_text=True)
     assert "must cover it; a round may not end on it" in text_of(element(page, "rule-eight"))
     assert [int(n) for n in re.findall(r"\d+", text_of(element(page, "rule-spade-king")))] == [5]
     check = re.search(r'href="(/referee\?[^"]*)"[^>]*>Check a play', page)

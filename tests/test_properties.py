@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core.cards import Card, Rank, Suit, deck, parse_card
 from companion.core.rules import RULESETS
@@ -79,7 +80,7 @@ def test_round_invariants(seed: int, ruleset: str) -> None:
     setup, rounds = random_series(seed, ruleset)
     standings = replay(setup, rounds)
     reset_values = {old for old, _ in setup.options.resets}
-    previous = {p: 0 for p in setup.players}
+    previous = dict.fromkeys(setup.players, 0)
     for result in standings.rounds:
         for player, change in result.points.items():
             if result.entry.redeal:

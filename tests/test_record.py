@@ -58,7 +58,9 @@ def test_export_holds_the_whole_series(client: FlaskClient, series: dict[str, An
     assert doc["view_url"].endswith(f"/series/{series['id']}")
     assert len(doc["rounds"]) == 3 and doc["rounds"][1] == {"redeal": True}
     assert [h["action"] for h in doc["history"]] == ["add", "add", "add", "edit", "delete", "add"]
-    assert doc["history"][3]["before"]["finishing_card"] == "Q♥" and doc["history"][3]["after"]["finishing_card"] == "9♥"
+    assert (
+        doc["history"][3]["before"]["finishing_card"] == "Q♥" and doc["history"][3]["after"]["finishing_card"] == "9♥"
+    )
     assert "edit_token" not in json.dumps(doc)
 
 
@@ -77,7 +79,10 @@ def test_export_import_export_is_the_same_document(client: FlaskClient, series: 
     assert second["id"] == created["id"]
     # the copy is a series like any other: its token edits it
     more = {"winner": "Вера", "finishing_card": "A♠", "hands": {"Аня": ["7♣"], "Борис": ["6♦"]}}
-    assert client.post(f"/api/v1/series/{created['id']}/rounds", json=more, headers=auth(created)).status_code in (201, 409)
+    assert client.post(f"/api/v1/series/{created['id']}/rounds", json=more, headers=auth(created)).status_code in (
+        201,
+        409,
+    )
 
 
 def test_the_import_of_a_finished_series_in_every_rule_set(client: FlaskClient) -> None:
@@ -85,10 +90,15 @@ def test_the_import_of_a_finished_series_in_every_rule_set(client: FlaskClient) 
 
     for ruleset in RULESETS.values():
         players = ["Аня", "Борис"]
-        created = client.post("/api/v1/series", json={"players": players, "ruleset": ruleset.id, "starter": "Аня"}).get_json()
+        created = client.post(
+            "/api/v1/series", json={"players": players, "ruleset": ruleset.id, "starter": "Аня"}
+        ).get_json()
         for _ in range(12):
             body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 30}}
-            if client.post(f"/api/v1/series/{created['id']}/rounds", json=body, headers=auth(created)).status_code != 201:
+            if (
+                client.post(f"/api/v1/series/{created['id']}/rounds", json=body, headers=auth(created)).status_code
+                != 201
+            ):
                 break
         first = export(client, created["id"])
         copy_ = client.post("/api/v1/series/import", json=first).get_json()
@@ -107,8 +117,9 @@ def test_a_file_without_history_is_imported_with_its_rounds_added(client: FlaskC
 def refused(client: FlaskClient, body: Any, lang: str = "en", **kwargs: Any) -> tuple[int, dict[str, Any]]:
     before = count_series(client)
     if isinstance(body, (bytes, str)):
-        response = client.post("/api/v1/series/import", data=body, content_type="application/json",
-                               headers={"Accept-Language": lang})
+        response = client.post(
+            "/api/v1/series/import", data=body, content_type="application/json", headers={"Accept-Language": lang}
+        )
     else:
         response = client.post("/api/v1/series/import", json=body, headers={"Accept-Language": lang})
     assert count_series(client) == before, "nothing may be stored"
@@ -157,13 +168,21 @@ def test_refusals_name_the_problem_and_store_nothing(client: FlaskClient, series
 
 
 def test_a_large_series_may_be_imported(client: FlaskClient) -> None:
-    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера", "Глеб"], "starter": "Аня",
-                                                  "options": {"deck": 52, "resets": {}, "loss_above": 1000}}).get_json()
+    created = client.post(
+        "/api/v1/series",
+        json={
+            "players": ["Аня", "Борис", "Вера", "Глеб"],
+            "starter": "Аня",
+            "options": {"deck": 52, "resets": {}, "loss_above": 1000},
+        },
+    ).get_json()
     doc = export(client, created["id"])
     body = {"winner": "Аня", "finishing_card": "A♠", "hands": {}, "typed_points": {"Борис": 1, "Вера": 2, "Глеб": 3}}
     doc["rounds"] = [body] * 300
-    doc["history"] = [{"n": n, "action": "add", "at": "2026-11-29T20:00:00+00:00", "before": None, "after": body}
-                      for n in range(1, 301)]
+    doc["history"] = [
+        {"n": n, "action": "add", "at": "2026-11-29T20:00:00+00:00", "before": None, "after": body}
+        for n in range(1, 301)
+    ]
     raw = json.dumps(doc, ensure_ascii=False).encode()
     assert len(raw) > 64 * 1024
     response = client.post("/api/v1/series/import", data=raw, content_type="application/json")
@@ -178,15 +197,18 @@ def test_the_import_page(client: FlaskClient, series: dict[str, Any]) -> None:
     assert "/import" in client.get("/").get_data(as_text=True)
 
     bad = dict(doc, format_version=2)
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(bad).encode()), "s.json")},
-                           headers={"Accept-Language": "en"})
+    response = client.post(
+        "/import", data={"file": (io.BytesIO(json.dumps(bad).encode()), "s.json")}, headers={"Accept-Language": "en"}
+    )
     assert response.status_code == 422 and "version 2" in response.get_data(as_text=True)
     response = client.post("/import", data={"file": (io.BytesIO(b"\x00\xff"), "s.json")})
     assert response.status_code == 422
     response = client.post("/import", data={})
     assert response.status_code == 422
 
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc, ensure_ascii=False).encode()), "s.json")})
+    response = client.post(
+        "/import", data={"file": (io.BytesIO(json.dumps(doc, ensure_ascii=False).encode()), "s.json")}
+    )
     assert response.status_code == 303 and "/share" in response.headers["Location"]
     new_id = response.headers["Location"].split("/series/")[1].split("/")[0]
     assert comparable(export(client, new_id)) == comparable(doc)
@@ -196,6 +218,6 @@ def test_the_import_page(client: FlaskClient, series: dict[str, Any]) -> None:
 
 def test_export_download_and_unknown_series(client: FlaskClient, series: dict[str, Any]) -> None:
     response = client.get(f"/api/v1/series/{series['id']}/export?download=1")
-    assert response.headers["Content-Disposition"].startswith("attachment; filename=\"sto-odno-")
-    assert response.headers["Content-Disposition"].endswith("-anya-boris-vera.json\"")
+    assert response.headers["Content-Disposition"].startswith('attachment; filename="sto-odno-')
+    assert response.headers["Content-Disposition"].endswith('-anya-boris-vera.json"')
     assert client.get("/api/v1/series/nope/export").status_code == 404

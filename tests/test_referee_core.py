@@ -11,10 +11,17 @@ from companion.core.errors import FormatError, PlayError
 from companion.core.referee import PlayVerdict, check_play, playable
 from companion.core.rules import RULESETS
 
-def play(ruleset_id: str, players: int, top: str | None, card: str, ordered: str | None = None, **kw: object) -> PlayVerdict:
+
+def play(
+    ruleset_id: str, players: int, top: str | None, card: str, ordered: str | None = None, **kw: object
+) -> PlayVerdict:
     return check_play(
-        RULESETS[ruleset_id], players, parse_card(top) if top else None, parse_card(card),
-        Suit(ordered) if ordered else None, **kw,  # type: ignore[arg-type]
+        RULESETS[ruleset_id],
+        players,
+        parse_card(top) if top else None,
+        parse_card(card),
+        Suit(ordered) if ordered else None,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -60,11 +67,18 @@ def test_after_a_queen_only_the_named_suit_or_a_queen() -> None:
 # -- special cards --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rs", "players", "draws", "turn"), [
-    ("igrafan", 2, 2, 0), ("igrafan", 3, 2, 2), ("igrafan", 4, 2, 2),
-    ("classic", 3, 2, 2), ("pharaoh", 2, 2, 0),
-    ("elimination", 3, 2, 1), ("elvista", 4, 2, 1),  # may be passed on: the next player still acts
-])
+@pytest.mark.parametrize(
+    ("rs", "players", "draws", "turn"),
+    [
+        ("igrafan", 2, 2, 0),
+        ("igrafan", 3, 2, 2),
+        ("igrafan", 4, 2, 2),
+        ("classic", 3, 2, 2),
+        ("pharaoh", 2, 2, 0),
+        ("elimination", 3, 2, 1),
+        ("elvista", 4, 2, 1),  # may be passed on: the next player still acts
+    ],
+)
 def test_seven(rs: str, players: int, draws: int, turn: int) -> None:
     v = play(rs, players, "9♥", "7♥")
     assert effect(v) == (True, draws, turn)
@@ -72,18 +86,33 @@ def test_seven(rs: str, players: int, draws: int, turn: int) -> None:
     assert v.faq == ("two-players" if players == 2 and not v.penalty_pending else "seven")
 
 
-@pytest.mark.parametrize(("rs", "players", "turn"), [
-    ("igrafan", 2, 0), ("igrafan", 3, 2), ("igrafan", 4, 2), ("classic", 4, 2), ("elimination", 6, 2), ("pharaoh", 2, 0),
-])
+@pytest.mark.parametrize(
+    ("rs", "players", "turn"),
+    [
+        ("igrafan", 2, 0),
+        ("igrafan", 3, 2),
+        ("igrafan", 4, 2),
+        ("classic", 4, 2),
+        ("elimination", 6, 2),
+        ("pharaoh", 2, 0),
+    ],
+)
 def test_ace_skips(rs: str, players: int, turn: int) -> None:
     v = play(rs, players, "9♥", "A♥")
     assert effect(v) == (True, 0, turn)
     assert v.faq == ("two-players" if players == 2 else "ace")
 
 
-@pytest.mark.parametrize(("rs", "players", "draws", "turn"), [
-    ("igrafan", 2, 5, 0), ("igrafan", 3, 5, 2), ("classic", 3, 4, 2), ("elimination", 4, 4, 2), ("elvista", 3, 4, 2),
-])
+@pytest.mark.parametrize(
+    ("rs", "players", "draws", "turn"),
+    [
+        ("igrafan", 2, 5, 0),
+        ("igrafan", 3, 5, 2),
+        ("classic", 3, 4, 2),
+        ("elimination", 4, 4, 2),
+        ("elvista", 3, 4, 2),
+    ],
+)
 def test_spade_king(rs: str, players: int, draws: int, turn: int) -> None:
     v = play(rs, players, "9♠", "K♠")
     assert effect(v) == (True, draws, turn) and not v.penalty_pending
@@ -91,11 +120,17 @@ def test_spade_king(rs: str, players: int, draws: int, turn: int) -> None:
     assert effect(play(rs, players, "9♥", "K♥")) == (True, 0, 1)  # other kings are plain
 
 
-@pytest.mark.parametrize(("rs", "players", "draws", "turn", "cover"), [
-    ("igrafan", 3, 0, 0, True), ("igrafan", 2, 0, 0, True), ("elimination", 4, 0, 0, True),
-    ("classic", 3, 1, 2, False), ("classic", 2, 1, 0, False),
-    ("elvista", 3, 1, 1, False),  # passes on: pending for the next player
-])
+@pytest.mark.parametrize(
+    ("rs", "players", "draws", "turn", "cover"),
+    [
+        ("igrafan", 3, 0, 0, True),
+        ("igrafan", 2, 0, 0, True),
+        ("elimination", 4, 0, 0, True),
+        ("classic", 3, 1, 2, False),
+        ("classic", 2, 1, 0, False),
+        ("elvista", 3, 1, 1, False),  # passes on: pending for the next player
+    ],
+)
 def test_six(rs: str, players: int, draws: int, turn: int, cover: bool) -> None:
     v = play(rs, players, "9♥", "6♥")
     assert effect(v) == (True, draws, turn)
@@ -206,20 +241,32 @@ def test_two_players_same_player_again() -> None:
     assert play("igrafan", 2, "9♥", "6♥").faq == "six"  # a six still needs your own cover
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    ({"players": 1}, PlayError), ({"players": 5}, PlayError), ({"players": "3"}, FormatError),
-    ({"players": True}, FormatError), ({"pending_draw": -1}, FormatError),
-    ({"top": "Q♥"}, PlayError),  # no named suit after a queen
-    ({"ordered": "♦"}, PlayError),  # a named suit without a queen
-    ({"top": "9♥", "card": "9♥"}, PlayError),
-    ({"pending_draw": 2}, PlayError),  # a nine makes nobody draw
-    ({"covering": True}, PlayError),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"players": 1}, PlayError),
+        ({"players": 5}, PlayError),
+        ({"players": "3"}, FormatError),
+        ({"players": True}, FormatError),
+        ({"pending_draw": -1}, FormatError),
+        ({"top": "Q♥"}, PlayError),  # no named suit after a queen
+        ({"ordered": "♦"}, PlayError),  # a named suit without a queen
+        ({"top": "9♥", "card": "9♥"}, PlayError),
+        ({"pending_draw": 2}, PlayError),  # a nine makes nobody draw
+        ({"covering": True}, PlayError),
+    ],
+)
 def test_refused_questions(kwargs: dict[str, object], error: type[Exception]) -> None:
     args = {"rs": "igrafan", "players": 3, "top": "9♥", "card": "J♥", "ordered": None} | kwargs
     with pytest.raises(error):
-        play(str(args.pop("rs")), args.pop("players"), args.pop("top"), str(args.pop("card")),  # type: ignore[arg-type]
-             args.pop("ordered"), **args)  # type: ignore[arg-type]
+        play(
+            str(args.pop("rs")),
+            args.pop("players"),
+            args.pop("top"),
+            str(args.pop("card")),  # type: ignore[arg-type]
+            args.pop("ordered"),
+            **args,
+        )  # type: ignore[arg-type]
 
 
 def test_pharaoh_is_for_two() -> None:
@@ -272,8 +319,19 @@ def test_every_faq_slug_exists() -> None:
                 for ctx in contexts:
                     slugs.add(check_play(rs, players, top, card, **ctx).faq)  # type: ignore[arg-type]
             slugs.add(check_play(rs, players, None, deck()[0]).faq)
-    assert {"queen-wild", "same-colour", "seven", "ace", "spade-king", "six", "two-players",
-            "queen-cancels-penalty", "penalty-transfer", "direction-of-play", "eight"} <= slugs
+    assert {
+        "queen-wild",
+        "same-colour",
+        "seven",
+        "ace",
+        "spade-king",
+        "six",
+        "two-players",
+        "queen-cancels-penalty",
+        "penalty-transfer",
+        "direction-of-play",
+        "eight",
+    } <= slugs
     assert not {s for s in slugs if not (folder / f"{s}.toml").exists()}
 
 
@@ -295,10 +353,17 @@ def test_elimination_own_six_is_covered_by_any_card_that_fits() -> None:
     assert check_play(anything, 3, parse_card("6♣"), parse_card("J♥")).legal
 
 
-@pytest.mark.parametrize(("rs", "top", "card", "count"), [
-    ("igrafan", "7♣", "Q♥", 2), ("igrafan", "K♠", "K♥", 5), ("igrafan", "7♣", "7♥", 2),
-    ("classic", "K♠", "Q♠", 4), ("elimination", "K♠", "K♥", 4), ("igrafan", "K♠", "Q♠", 5),
-])
+@pytest.mark.parametrize(
+    ("rs", "top", "card", "count"),
+    [
+        ("igrafan", "7♣", "Q♥", 2),
+        ("igrafan", "K♠", "K♥", 5),
+        ("igrafan", "7♣", "7♥", 2),
+        ("classic", "K♠", "Q♠", 4),
+        ("elimination", "K♠", "K♥", 4),
+        ("igrafan", "K♠", "Q♠", 5),
+    ],
+)
 def test_a_pending_penalty_is_drawn_first(rs: str, top: str, card: str, count: int) -> None:
     """RULES.md §2 and §7: a queen does not cancel a seven's or K♠'s penalty, and it cannot be passed
     on where the set has no transfer; by default the card on top was just played (penalty pending)."""
@@ -321,6 +386,7 @@ def test_penalty_pending_refusals() -> None:
 
 def test_options_change_the_play() -> None:
     """Each play option of RULES.md §7 reaches the referee (seeds 000, 002, 004)."""
+
     def with_(rs: str, **options: object) -> object:
         return RULESETS[rs].with_options(options)
 

@@ -2,10 +2,9 @@
 
 import pytest
 
-from companion.core.cards import parse_cards
+from companion.core.cards import parse_card, parse_cards
 from companion.core.rules import RULESETS
 from companion.core.scoring import QUEENS_ONLY, queen_finish_deduction, score_hand
-from companion.core.cards import parse_card
 
 
 def points(hand: str, ruleset: str = "igrafan", **options: object) -> int:

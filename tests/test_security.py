@@ -169,16 +169,26 @@ def test_csv_cells_that_look_like_formulas_are_neutralised(client: FlaskClient) 
     import csv
     import io
 
-    text = client.get(f"/series/{series['id']}/scoresheet.csv", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    sheet = client.get(f"/series/{series['id']}/scoresheet.csv", headers={"Accept-Language": "en"})
+    text = sheet.get_data(as_text=True)
     cells = [cell for row in csv.reader(io.StringIO(text.lstrip("\ufeff"))) for cell in row]
     assert "'" + names[0] in cells  # exported as text: a spreadsheet shows it and runs nothing
     assert "'@SUM(A1:A9)" in cells and "'+Вера" in cells
-    assert not [c for c in cells if c.startswith(("=", "@", "\t", "\r")) or (c.startswith(("+", "-"))
-                                                                          and not c.lstrip("+-").isdigit())]
+    assert not [
+        c
+        for c in cells
+        if c.startswith(("=", "@", "\t", "\r")) or (c.startswith(("+", "-")) and not c.lstrip("+-").isdigit())
+    ]
     from companion.security import csv_cell
 
-    assert [csv_cell(v) for v in ["-2+3", "\tx", "\rx", "+1+1", "=1", "Аня"]] == \
-        ["'-2+3", "'\tx", "'\rx", "'+1+1", "'=1", "Аня"]
+    assert [csv_cell(v) for v in ["-2+3", "\tx", "\rx", "+1+1", "=1", "Аня"]] == [
+        "'-2+3",
+        "'\tx",
+        "'\rx",
+        "'+1+1",
+        "'=1",
+        "Аня",
+    ]
     assert [csv_cell(v) for v in [-40, "-40", "+27", 3]] == [-40, "-40", "+27", 3]  # numbers stay numbers
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from companion.core.errors import FormatError, RoundError, SeriesFinishedError, SeriesSetupError, OptionError
+from companion.core.errors import FormatError, OptionError, RoundError, SeriesFinishedError, SeriesSetupError
 from companion.core.series import PlayerStatus, RoundInput, SeriesSetup, replay
 
 PLAYERS = ["Аня", "Борис", "Вера"]
@@ -104,15 +104,30 @@ def test_pharaoh_loses_at_100() -> None:
     [
         ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["6♠"], "Вера": ["6♠"]}}, "in the hands of both"),
         ({"winner": "Аня", "finishing_card": "6♠", "hands": {"Борис": ["7♠"], "Вера": ["8♠"]}}, "cannot end on 6♠"),
-        ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["8♥"], "Вера": ["8♠"]}}, "is the finishing card"),
-        ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["7♠", "7♠"], "Вера": ["8♠"]}}, "twice in the hand"),
+        (
+            {"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["8♥"], "Вера": ["8♠"]}},
+            "is the finishing card",
+        ),
+        (
+            {"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["7♠", "7♠"], "Вера": ["8♠"]}},
+            "twice in the hand",
+        ),
         ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["7♠"]}}, "hand of Вера is missing"),
-        ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["7♠"], "Вера": []}}, "Only one player can go out"),
-        ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Аня": ["9♠"], "Борис": ["7♠"], "Вера": ["8♠"]}}, "no cards left"),
+        (
+            {"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["7♠"], "Вера": []}},
+            "Only one player can go out",
+        ),
+        (
+            {"winner": "Аня", "finishing_card": "8♥", "hands": {"Аня": ["9♠"], "Борис": ["7♠"], "Вера": ["8♠"]}},
+            "no cards left",
+        ),
         ({"winner": "Гоша", "finishing_card": "8♥", "hands": {}}, "no player “Гоша”"),
         ({"finishing_card": "8♥", "hands": {"Борис": ["7♠"]}}, "needs a winner"),
         ({"winner": "Аня", "hands": {"Борис": ["7♠"], "Вера": ["8♠"]}}, "which card"),
-        ({"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["5♠"], "Вера": ["8♠"]}}, "not in a 36-card deck"),
+        (
+            {"winner": "Аня", "finishing_card": "8♥", "hands": {"Борис": ["5♠"], "Вера": ["8♠"]}},
+            "not in a 36-card deck",
+        ),
         ({"winner": ["Аня", "Борис"], "finishing_card": "8♥", "hands": {}}, "one winner"),
         ({"redeal": True, "winner": "Аня"}, "A redeal has no winner"),
     ],
@@ -181,6 +196,7 @@ def test_classic_deal_rotates_and_the_others_let_the_winner_start() -> None:
 def test_rotation_skips_a_player_who_has_left() -> None:
     """The rotating starter skips players out of the series (the deal goes round the table still playing)."""
     from companion.core.rules import RULESETS
+
     s = SeriesSetup.create(["А", "Б", "В"], "classic", {"on_loss": "eliminate"}, "А")
     assert RULESETS["classic"].play.next_starter.value == "rotate"
     st = replay(s, [typed(s, "А", "8♥", Б=102, В=1)])

@@ -115,7 +115,7 @@ def test_dealing() -> None:
     for ruleset in RULESETS.values():
         sizes: list[list[int]] = []
 
-        def first(t: Table) -> None:
+        def first(t: Table, sizes: list[list[int]] = sizes) -> None:
             if not sizes:
                 sizes.append([len(h) for h in t.hands] + [len(t.discard)])
 

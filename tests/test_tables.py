@@ -186,19 +186,32 @@ def test_house_rules_link_preselects_the_rules_and_shows_their_card(client: Flas
     assert 'value="101 → 0, 100 → 50"' in page
     assert re.search(r'<option value="eliminate"\s+selected', page)
     # the same rules, the same short code
-    again = client.post("/api/v1/series", json={"players": ["Глеб", "Дина"], "options": {"deck": 52, "on_loss": "eliminate",
-                                                "resets": {"100": 50, "101": 0}}}).get_json()
+    again = client.post(
+        "/api/v1/series",
+        json={
+            "players": ["Глеб", "Дина"],
+            "options": {"deck": 52, "on_loss": "eliminate", "resets": {"100": 50, "101": 0}},
+        },
+    ).get_json()
     claim(client, again)
     assert f"/r/{code.group(1)}" in client.get(f"/series/{again['id']}/share").get_data(as_text=True)
     assert client.get("/r/zzzzzzzz").status_code == 404
 
 
 def test_a_series_started_from_the_link_keeps_the_options(client: FlaskClient) -> None:
-    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "options": {"deck": 52, "negative_to_zero": True}}).get_json()
+    created = client.post(
+        "/api/v1/series", json={"players": ["Аня", "Борис"], "options": {"deck": 52, "negative_to_zero": True}}
+    ).get_json()
     page = client.get(f"/?from={created['id']}").get_data(as_text=True)
     assert re.search(r'<option value="52"\s+selected', page)
     assert re.search(r'<option value="yes"\s+selected', page)
-    form = {"name": ["Аня", "Борис"], "ruleset": "igrafan", "opt-deck": "52", "opt-negative_to_zero": "yes", "starter": "0"}
+    form = {
+        "name": ["Аня", "Борис"],
+        "ruleset": "igrafan",
+        "opt-deck": "52",
+        "opt-negative_to_zero": "yes",
+        "starter": "0",
+    }
     response = client.post("/new", data=form)
     assert response.status_code == 303
     new_id = response.headers["Location"].split("/series/")[1].split("/")[0]
@@ -221,8 +234,10 @@ def series_of_rounds(draw: Any) -> Any:
             break
         winner = draw(st.sampled_from(standings.in_play))
         typed = {p: draw(st.integers(0, 70)) for p in standings.in_play if p != winner}
-        entry = RoundInput.from_json({"winner": winner, "finishing_card": draw(st.sampled_from(["A♠", "Q♣", "10♦"])),
-                                      "typed_points": typed}, setup)
+        entry = RoundInput.from_json(
+            {"winner": winner, "finishing_card": draw(st.sampled_from(["A♠", "Q♣", "10♦"])), "typed_points": typed},
+            setup,
+        )
         entries.append(entry)
         standings = replay(setup, entries)
     return standings

@@ -97,7 +97,9 @@ def test_seats_can_be_added_removed_and_moved_without_javascript(client: FlaskCl
     (["Аня", "", ""], "хотя бы два"),
     (["Аня", "аня"], "дважды"),
 ])
-def test_bad_names_are_refused_next_to_the_names_with_the_form_kept(client: FlaskClient, names: list[str], expected: str) -> None:
+def test_bad_names_are_refused_next_to_the_names_with_the_form_kept(
+    client: FlaskClient, names: list[str], expected: str
+) -> None:
     response = client.post("/new", data={"name": names, "ruleset": "classic", "opt-loss_above": "150"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
@@ -109,9 +111,9 @@ def test_a_bad_house_rule_is_shown_at_its_field(client: FlaskClient) -> None:
     response = client.post("/new", data={"name": ["A", "B"], "opt-loss_above": "много", "opt-resets": "101 → 0"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    field = page[page.index('name="opt-loss_above"'):]
+    field = page[page.index('name="opt-loss_above"') :]
     assert field.index('class="error"') < field.index("</label>")
-    assert "<details class=\"house\" open>" in page
+    assert '<details class="house" open>' in page
 
 
 def test_house_rules_are_stored(client: FlaskClient, app: Flask) -> None:
@@ -152,12 +154,14 @@ def test_typed_points_are_stored_as_typed(client: FlaskClient, app: Flask) -> No
     assert load(app, series_id).entries[0].typed_points == {"B": 33}
 
 
-def test_a_refused_round_comes_back_with_the_message_at_the_player_and_the_cards_kept(client: FlaskClient, app: Flask) -> None:
+def test_a_refused_round_comes_back_with_the_message_at_the_player_and_the_cards_kept(
+    client: FlaskClient, app: Flask
+) -> None:
     series_id = create(client)
     r = post_round(client, series_id, 1, 0, "8C", {1: ["AH", "KS"], 2: ["AH"], 3: ["6S"]})
     assert r.status_code == 422
     page = r.get_data(as_text=True)
-    panel = page[page.index('data-panel="p2"'):]
+    panel = page[page.index('data-panel="p2"') :]
     panel = panel[: panel.index("</fieldset>")]
     assert 'class="error"' in panel and "A♥" in panel.replace("Т♥", "A♥")
     assert re.search(r'name="hand-1" value="KS"[^>]*checked', page)
@@ -167,7 +171,7 @@ def test_a_refused_round_comes_back_with_the_message_at_the_player_and_the_cards
 def test_missing_winner_and_bad_typed_points_are_shown_at_their_fields(client: FlaskClient) -> None:
     series_id = create(client, ["A", "B"])
     page = post_round(client, series_id, 1, None, "", {1: ["6S"]}).get_data(as_text=True)
-    row = page[page.index('class="winner-row'):]
+    row = page[page.index('class="winner-row') :]
     assert row.index('class="error"') < row.index("</fieldset>")
     r = post_round(client, series_id, 1, 0, "8C", points={1: "двадцать"})
     assert r.status_code == 422
@@ -177,7 +181,7 @@ def test_missing_winner_and_bad_typed_points_are_shown_at_their_fields(client: F
 def test_finishing_on_an_uncovered_six_is_refused_at_the_finishing_card(client: FlaskClient) -> None:
     series_id = create(client, ["A", "B"])
     page = post_round(client, series_id, 1, 0, "6C", {1: ["7S"]}).get_data(as_text=True)
-    panel = page[page.index('data-panel="finish"'):]
+    panel = page[page.index('data-panel="finish"') :]
     assert panel.index('class="error"') < panel.index("</fieldset>")
 
 
@@ -191,8 +195,17 @@ def test_redeal_changes_no_totals(client: FlaskClient, app: Flask) -> None:
 
 def test_preview_fragment_scores_the_hand_and_updates_the_tabs(client: FlaskClient) -> None:
     series_id = create(client)
-    r = client.post(f"/series/{series_id}/round/preview", headers={"HX-Request": "true"},
-                    data={"version": "1", "winner": "0", "finishing_card": "QH", "hand-1": ["10C", "JD", "KS", "AH"], "hand-3": ["QS"]})
+    r = client.post(
+        f"/series/{series_id}/round/preview",
+        headers={"HX-Request": "true"},
+        data={
+            "version": "1",
+            "winner": "0",
+            "finishing_card": "QH",
+            "hand-1": ["10C", "JD", "KS", "AH"],
+            "hand-3": ["QS"],
+        },
+    )
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "<html" not in page
     assert 'id="pts-1" class="pts" hx-swap-oob="true">27<' in page
@@ -227,7 +240,9 @@ def test_undo_the_last_round(client: FlaskClient, app: Flask) -> None:
     assert "Раунд 1 удалён" in client.get(f"/series/{series_id}").get_data(as_text=True)
 
 
-def test_the_later_of_two_editors_is_told_someone_saved_first_and_keeps_the_input(client: FlaskClient, app: Flask) -> None:
+def test_the_later_of_two_editors_is_told_someone_saved_first_and_keeps_the_input(
+    client: FlaskClient, app: Flask
+) -> None:
     series_id = create(client, ["A", "B"])
     post_round(client, series_id, 1, 0, "8C", {1: ["AH"]})
     r = post_round(client, series_id, 1, 1, "9C", {0: ["KS"]})  # built from version 1
@@ -295,7 +310,7 @@ def test_view_page_is_a_conditional_get_with_one_url_two_answers(client: FlaskCl
     assert "HX-Request" in page.headers["Vary"] and "<html" in page.get_data(as_text=True)
     fragment = viewer.get(f"/series/{series_id}", headers={"HX-Request": "true"})
     body = fragment.get_data(as_text=True)
-    assert "<html" not in body and body.lstrip().startswith("<section id=\"live\"")
+    assert "<html" not in body and body.lstrip().startswith('<section id="live"')
     assert 'hx-trigger="every 4s' in body
     etag = fragment.headers["ETag"]
     assert etag != page.headers["ETag"]
@@ -346,11 +361,15 @@ def test_addresses_of_forms_answer_a_get_with_their_page(client: FlaskClient) ->
     assert client.get(f"/series/{series_id}/round/1/delete").status_code == 303
 
 
-def test_shared_links_opened_on_the_serving_machine_point_at_its_network_address(app: Flask, client: FlaskClient) -> None:
+def test_shared_links_opened_on_the_serving_machine_point_at_its_network_address(
+    app: Flask, client: FlaskClient
+) -> None:
     app.config["PUBLIC_URL"] = "http://192.0.2.7:8101/"
     form = {"name": ["Аня", "Борис"], "ruleset": "igrafan", "starter": "0"}
-    for host, expected in (("http://localhost:8101", "http://192.0.2.7:8101/series/"),  # on the serving machine
-                           ("http://192.0.2.9:8101", "http://192.0.2.9:8101/series/")):  # from another phone
+    for host, expected in (
+        ("http://localhost:8101", "http://192.0.2.7:8101/series/"),  # on the serving machine
+        ("http://192.0.2.9:8101", "http://192.0.2.9:8101/series/"),
+    ):  # from another phone
         created = client.post("/new", data=form, base_url=host)
         share = client.get(created.headers["Location"], base_url=host).get_data(as_text=True)
         assert expected in share and "http://localhost" not in share

@@ -227,4 +227,5 @@ def test_an_import_beyond_max_rounds_is_refused(client: FlaskClient, series: dic
     document = client.get(f"/api/v1/series/{series['id']}/export").get_json()
     monkeypatch.setattr(series_service, "MAX_ROUNDS", 2)
     response = client.post("/api/v1/series/import", json=document, headers={"Accept-Language": "en"})
-    assert response.status_code == 422 and "at most 2 rounds; this file has 3" in response.get_json()["error"]["message"]
+    assert response.status_code == 422
+    assert "at most 2 rounds; this file has 3" in response.get_json()["error"]["message"]

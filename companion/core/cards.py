@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from enum import Enum
+from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from .errors import N_, CardError
 
@@ -95,7 +95,7 @@ class Card:
     def sort_key(self) -> tuple[int, int]:
         return (self.suit.order, self.rank.order)
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.sort_key < other.sort_key
 
 
@@ -104,7 +104,7 @@ RANKS_52 = tuple(Rank)
 DECK_SIZES = (36, 52)
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck(size: int = 36) -> tuple[Card, ...]:
     """All cards of a 36- or 52-card deck, suit by suit, low rank first."""
     if size not in DECK_SIZES:
@@ -203,7 +203,7 @@ def _parse_text(text: str, deck_size: int | None) -> Card:
     return card
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_set(size: int) -> frozenset[Card]:
     return frozenset(deck(size))
 
@@ -243,21 +243,54 @@ _RU_RANKS: dict[Rank, tuple[tuple[str, str], ...]] = {
     Rank.ACE: (("туз", "masc"), ("тузик", "masc")),
 }
 _RU_SUITS: dict[Suit, tuple[tuple[str, str], ...]] = {
-    Suit.SPADES: (("пики", "plural"), ("пика", "fem"), ("пиковый", "adj"), ("вини", "plural"), ("винь", "fixed"),
-                  ("виновый", "adj"), ("винновый", "adj"), ("винный", "adj")),
-    Suit.HEARTS: (("черви", "plural"), ("червы", "plural"), ("черва", "fem"), ("червовый", "adj"), ("червонный", "adj")),
+    Suit.SPADES: (
+        ("пики", "plural"),
+        ("пика", "fem"),
+        ("пиковый", "adj"),
+        ("вини", "plural"),
+        ("винь", "fixed"),
+        ("виновый", "adj"),
+        ("винновый", "adj"),
+        ("винный", "adj"),
+    ),
+    Suit.HEARTS: (
+        ("черви", "plural"),
+        ("червы", "plural"),
+        ("черва", "fem"),
+        ("червовый", "adj"),
+        ("червонный", "adj"),
+    ),
     Suit.DIAMONDS: (("бубны", "plural"), ("буби", "plural"), ("бубна", "fem"), ("бубновый", "adj"), ("бубен", "fixed")),
-    Suit.CLUBS: (("трефы", "plural"), ("трефа", "fem"), ("трефовый", "adj"), ("крести", "plural"), ("кресты", "plural"),
-                 ("крестовый", "adj")),
+    Suit.CLUBS: (
+        ("трефы", "plural"),
+        ("трефа", "fem"),
+        ("трефовый", "adj"),
+        ("крести", "plural"),
+        ("кресты", "plural"),
+        ("крестовый", "adj"),
+    ),
 }
 # English: the lemma first; forms are the lemma and its plural.
 _EN_RANKS: dict[Rank, tuple[str, ...]] = {
-    Rank.TWO: ("two", "deuce"), Rank.THREE: ("three", "trey"), Rank.FOUR: ("four",), Rank.FIVE: ("five",),
-    Rank.SIX: ("six",), Rank.SEVEN: ("seven",), Rank.EIGHT: ("eight",), Rank.NINE: ("nine",), Rank.TEN: ("ten",),
-    Rank.JACK: ("jack", "knave"), Rank.QUEEN: ("queen",), Rank.KING: ("king",), Rank.ACE: ("ace",),
+    Rank.TWO: ("two", "deuce"),
+    Rank.THREE: ("three", "trey"),
+    Rank.FOUR: ("four",),
+    Rank.FIVE: ("five",),
+    Rank.SIX: ("six",),
+    Rank.SEVEN: ("seven",),
+    Rank.EIGHT: ("eight",),
+    Rank.NINE: ("nine",),
+    Rank.TEN: ("ten",),
+    Rank.JACK: ("jack", "knave"),
+    Rank.QUEEN: ("queen",),
+    Rank.KING: ("king",),
+    Rank.ACE: ("ace",),
 }
 _EN_SUITS: dict[Suit, tuple[str, ...]] = {
-    Suit.SPADES: ("spade",), Suit.HEARTS: ("heart",), Suit.DIAMONDS: ("diamond",), Suit.CLUBS: ("club",),
+    Suit.SPADES: ("spade",),
+    Suit.HEARTS: ("heart",),
+    Suit.DIAMONDS: ("diamond",),
+    Suit.CLUBS: ("club",),
 }
 
 # Forms that the declension rules below do not give (genitive plurals with a fleeting
@@ -267,8 +300,13 @@ _RU_IRREGULAR: dict[str, tuple[str, ...]] = {
     "три": ("трех", "трем", "тремя"),
     "четыре": ("четырех", "четырем", "четырьмя"),
     "восемь": ("восьми", "восемью", "восьмью"),
-    "дама": ("дам",), "королева": ("королев",), "шоха": ("шох",),
-    "пика": ("пик",), "черва": ("черв",), "трефа": ("треф",), "бубна": ("бубен",),
+    "дама": ("дам",),
+    "королева": ("королев",),
+    "шоха": ("шох",),
+    "пика": ("пик",),
+    "черва": ("черв",),
+    "трефа": ("треф",),
+    "бубна": ("бубен",),
     "черви": ("червей", "червям", "червями", "червях"),
     "червы": ("черв",),
     "буби": ("бубей", "бубям", "бубями", "бубях"),
@@ -308,9 +346,8 @@ def _ru_forms(lemma: str, declension: str) -> tuple[str, ...]:
     elif declension == "plural":  # пики, трефы: the plural noun (the singular is its own lemma)
         stem = lemma[:-1]
         forms += [stem + e for e in ("ам", "ами", "ах")]
-    elif declension == "num":  # шесть, семь, десять: -и -ью
-        if lemma.endswith("ь"):
-            forms += [lemma[:-1] + "и", lemma[:-1] + "ью"]
+    elif declension == "num" and lemma.endswith("ь"):  # шесть, семь, десять: -и -ью
+        forms += [lemma[:-1] + "и", lemma[:-1] + "ью"]
     forms += _RU_IRREGULAR.get(lemma, ())
     return tuple(dict.fromkeys(forms))
 
@@ -323,22 +360,22 @@ def _en_forms(lemma: str) -> tuple[str, ...]:
 class CardWord:
     """What one word form says about a card: a rank or a suit, in which language, how."""
 
-    form: str             # the folded word as typed: "семерку", "queens", "пиковой"
-    lemma: str            # its dictionary word: "семерка", "queen", "пиковый"
-    lang: str             # "ru" or "en"
+    form: str  # the folded word as typed: "семерку", "queens", "пиковой"
+    lemma: str  # its dictionary word: "семерка", "queen", "пиковый"
+    lang: str  # "ru" or "en"
     rank: Rank | None = None
     suit: Suit | None = None
-    numeral: bool = False     # a number word ("две", "seven"): may count cards or things
-    adjective: bool = False   # a suit adjective ("пиковая"): stands before its rank
-    plural: bool = False      # the form is plural ("семерки", "queens", "пики") where known
+    numeral: bool = False  # a number word ("две", "seven"): may count cards or things
+    adjective: bool = False  # a suit adjective ("пиковая"): stands before its rank
+    plural: bool = False  # the form is plural ("семерки", "queens", "пики") where known
 
 
-RANK_NAMES: Mapping[Rank, Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    r: MappingProxyType({RU: tuple(w for w, _ in _RU_RANKS[r]), EN: _EN_RANKS[r]}) for r in Rank
-})
-SUIT_NAMES: Mapping[Suit, Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    s: MappingProxyType({RU: tuple(w for w, _ in _RU_SUITS[s]), EN: _EN_SUITS[s]}) for s in Suit
-})
+RANK_NAMES: Mapping[Rank, Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {r: MappingProxyType({RU: tuple(w for w, _ in _RU_RANKS[r]), EN: _EN_RANKS[r]}) for r in Rank}
+)
+SUIT_NAMES: Mapping[Suit, Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {s: MappingProxyType({RU: tuple(w for w, _ in _RU_SUITS[s]), EN: _EN_SUITS[s]}) for s in Suit}
+)
 
 _RU_PLURAL_ENDINGS = ("ы", "и", "ок", "ек", "ов", "ей", "ам", "ями", "ами", "ах", "ях", "ым", "ых", "ыми", "ые")
 
@@ -361,17 +398,36 @@ def word_forms() -> Mapping[str, CardWord]:
     for rank in Rank:
         for lemma, declension in _RU_RANKS[rank]:
             for form in _ru_forms(lemma, declension):
-                add(CardWord(form, lemma, RU, rank=rank, numeral=declension == "num",
-                             plural=plural(form, lemma, declension)))
+                add(
+                    CardWord(
+                        form, lemma, RU, rank=rank, numeral=declension == "num", plural=plural(form, lemma, declension)
+                    )
+                )
         for lemma in _EN_RANKS[rank]:
             for form in _en_forms(lemma):
-                add(CardWord(form, lemma, EN, rank=rank, numeral=bool(rank.face_value) and form == lemma,
-                             plural=form != lemma))
+                add(
+                    CardWord(
+                        form,
+                        lemma,
+                        EN,
+                        rank=rank,
+                        numeral=bool(rank.face_value) and form == lemma,
+                        plural=form != lemma,
+                    )
+                )
     for suit in Suit:
         for lemma, declension in _RU_SUITS[suit]:
             for form in _ru_forms(lemma, declension):
-                add(CardWord(form, lemma, RU, suit=suit, adjective=declension == "adj",
-                             plural=plural(form, lemma, declension)))
+                add(
+                    CardWord(
+                        form,
+                        lemma,
+                        RU,
+                        suit=suit,
+                        adjective=declension == "adj",
+                        plural=plural(form, lemma, declension),
+                    )
+                )
         for lemma in _EN_SUITS[suit]:
             for form in _en_forms(lemma):
                 add(CardWord(form, lemma, EN, suit=suit, plural=form != lemma))
@@ -431,10 +487,10 @@ class CardMention:
 
     start: int
     end: int
-    text: str              # the mention as written
+    text: str  # the mention as written
     rank: Rank | None
     suit: Suit | None
-    words: tuple[CardWord, ...] = ()   # the words it was read from (none for notation)
+    words: tuple[CardWord, ...] = ()  # the words it was read from (none for notation)
 
     @property
     def card(self) -> Card | None:
@@ -458,8 +514,9 @@ def find_cards(text: str) -> list[CardMention]:
     (numbers are the caller's to judge). Compact forms that are more often words in
     English ("as", "ad") are not cards unless written in capitals ("AS", "AD").
 
-    >>> [(m.text, m.rank, m.suit) for m in find_cards("Дама червей на 10c, потом пики")]
-    [('Дама червей', <Rank.QUEEN: 'Q'>, <Suit.HEARTS: '♥'>), ('10c', <Rank.TEN: '10'>, <Suit.CLUBS: '♣'>), ('пики', None, <Suit.SPADES: '♠'>)]
+    >>> found = find_cards("Дама червей на 10c, потом пики")
+    >>> [(m.text, m.rank and m.rank.value, m.suit and m.suit.value) for m in found]
+    [('Дама червей', 'Q', '♥'), ('10c', '10', '♣'), ('пики', None, '♠')]
     """
     atoms: list[CardMention] = []
     for m in _TOKEN.finditer(text):
@@ -497,11 +554,11 @@ def find_cards(text: str) -> list[CardMention]:
         b = atoms[j] if j < len(atoms) else None
         if b and not _gap(text, a, b, allow_words=j > i + 1):
             if a.rank and not a.suit and b.suit and not b.rank:
-                out.append(CardMention(a.start, b.end, text[a.start:b.end], a.rank, b.suit, a.words + b.words))
+                out.append(CardMention(a.start, b.end, text[a.start : b.end], a.rank, b.suit, a.words + b.words))
                 i = j + 1
                 continue
             if a.suit and not a.rank and b.rank and not b.suit and j == i + 1:
-                out.append(CardMention(a.start, b.end, text[a.start:b.end], b.rank, a.suit, a.words + b.words))
+                out.append(CardMention(a.start, b.end, text[a.start : b.end], b.rank, a.suit, a.words + b.words))
                 i = j + 1
                 continue
         if a.rank or a.suit:
@@ -512,7 +569,7 @@ def find_cards(text: str) -> list[CardMention]:
 
 def _gap(text: str, a: CardMention, b: CardMention, allow_words: bool) -> bool:
     """Anything but blanks (or the joiner, when allowed) between two mentions keeps them apart."""
-    between = text[a.end:b.start]
+    between = text[a.end : b.start]
     if allow_words:
         between = re.sub(r"(?i)\bof\b", " ", between)
     return bool(between.strip())

@@ -21,7 +21,13 @@ _LOOKALIKES = str.maketrans({
     "A": "А", "B": "В", "C": "С", "E": "Е", "H": "Н", "K": "К", "M": "М", "O": "О", "P": "Р", "T": "Т",
     "X": "Х", "Y": "У",
 })
-_REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn"}  # control, format (bidi, zero-width), private, surrogate, unassigned
+_REFUSED_CATEGORIES = {
+    "Cc",
+    "Cf",
+    "Co",
+    "Cs",
+    "Cn",
+}  # control, format (bidi, zero-width), private, surrogate, unassigned
 
 
 def refused_character(text: str) -> str | None:
@@ -37,8 +43,12 @@ def clean_name(raw: str) -> str:
     char = refused_character(raw.replace("\t", " ").replace("\n", " ").replace("\r", " "))
     if char is not None:
         raise SeriesSetupError(
-            N_("A player's name contains an invisible or control character (%(char)s); "
-               "type the name again with letters, digits and spaces."), char=char)
+            N_(
+                "A player's name contains an invisible or control character (%(char)s); "
+                "type the name again with letters, digits and spaces."
+            ),
+            char=char,
+        )
     return " ".join(unicodedata.normalize("NFC", raw).split())
 
 

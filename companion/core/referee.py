@@ -60,8 +60,9 @@ special first card takes effect at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .cards import Card, Rank, Suit
 from .errors import N_, FormatError, Msg, PlayError
@@ -123,7 +124,9 @@ _SAME_COLOUR = N_(
     "%(card)s does not go on %(top)s: the same colour is not enough, a card must match by suit or by rank."
 )
 _NO_MATCH = N_("%(card)s does not go on %(top)s: play a %(suit)s card, a %(rank)s or a queen.")
-_NOT_NAMED = N_("%(card)s does not go on the queen %(top)s: the suit named was %(suit)s; play a %(suit)s card or another queen.")
+_NOT_NAMED = N_(
+    "%(card)s does not go on the queen %(top)s: the suit named was %(suit)s; play a %(suit)s card or another queen."
+)
 _SIX_COVER = N_(
     "%(card)s does not cover the six %(top)s: cover it with a %(suit)s card or a queen (another six does not cover it)."
 )
@@ -133,12 +136,15 @@ _EIGHT_FOLLOW = N_("%(card)s does not follow up the eight %(top)s: play a %(suit
 _PENALTY = N_("%(card)s cannot be played now: first draw %(count)s and skip this turn.")
 _PENALTY_QUEEN = N_("A queen does not cancel the penalty of %(top)s: first draw %(count)s and skip this turn.")
 _PENALTY_NO_TRANSFER = N_(
-    "In this rule set a penalty cannot be passed on with a card of the same rank: first draw %(count)s and skip this turn."
+    "In this rule set a penalty cannot be passed on with a card "
+    "of the same rank: first draw %(count)s and skip this turn."
 )
 _PENALTY_TRANSFER_ONLY = N_(
     "%(card)s cannot be played now: pass the penalty on with a %(rank)s, or first draw %(count)s and skip this turn."
 )
-_ACE_PENDING = N_("%(card)s cannot be played now: the ace %(top)s makes you skip this turn, unless you answer with an ace.")
+_ACE_PENDING = N_(
+    "%(card)s cannot be played now: the ace %(top)s makes you skip this turn, unless you answer with an ace."
+)
 _ONE_AT_A_TIME = N_("In this rule set one card is played per turn; several cards of one rank at once are not allowed.")
 _ALSO_SAME_RANK = N_("Cards laid together must all be of one rank: %(other)s is not a %(rank)s.")
 _ALSO_TWICE = N_("%(other)s is named twice; a deck has one of each card.")
@@ -225,8 +231,9 @@ def check_play(
     when it grew by passing on. `also`: more cards of the same rank laid in the same turn
     (the `several_at_once` option); the last one laid acts.
     """
-    covering, pending, count = _check_request(ruleset, players, top, ordered_suit, covering, pending_draw,
-                                              penalty_pending)
+    covering, pending, count = _check_request(
+        ruleset, players, top, ordered_suit, covering, pending_draw, penalty_pending
+    )
     _check_card(top, card)
     last = _check_also(ruleset, top, card, also)
     decision = _decide(ruleset, top, card, ordered_suit, covering, pending)
@@ -246,8 +253,7 @@ def playable(
     penalty_pending: bool | None = None,
 ) -> list[Card]:
     """The cards of a hand that `check_play` allows now (the same decision, without building verdicts)."""
-    covering, pending, _ = _check_request(ruleset, players, top, ordered_suit, covering, pending_draw,
-                                          penalty_pending)
+    covering, pending, _ = _check_request(ruleset, players, top, ordered_suit, covering, pending_draw, penalty_pending)
     cards = []
     for card in hand:
         _check_card(top, card)
@@ -257,8 +263,13 @@ def playable(
 
 
 def _check_request(
-    ruleset: RuleSet, players: int, top: Card | None,
-    ordered_suit: Suit | None, covering: bool | None, pending_draw: int, penalty_pending: bool | None,
+    ruleset: RuleSet,
+    players: int,
+    top: Card | None,
+    ordered_suit: Suit | None,
+    covering: bool | None,
+    pending_draw: int,
+    penalty_pending: bool | None,
 ) -> tuple[bool, bool, int]:
     """Refuse a question that cannot arise at a table; return whether the player is covering,
     whether a penalty is pending on them, and how many cards it makes them draw."""
@@ -268,7 +279,10 @@ def _check_request(
     if not ruleset.min_players <= players <= most:
         raise PlayError(
             N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
-            ruleset=ruleset.id, min=ruleset.min_players, max=most, count=players,
+            ruleset=ruleset.id,
+            min=ruleset.min_players,
+            max=most,
+            count=players,
         )
     if type(pending_draw) is not int or pending_draw < 0:
         raise FormatError(N_("“pending_draw” must be a whole number, 0 or more."))
@@ -276,7 +290,9 @@ def _check_request(
         raise FormatError(N_("“%(field)s” must be true or false."), field="penalty_pending")
     if top is None:
         if ordered_suit is not None or pending_draw or covering or penalty_pending:
-            raise PlayError(N_("Without a top card (the first card of a round) there is no named suit, penalty or cover."))
+            raise PlayError(
+                N_("Without a top card (the first card of a round) there is no named suit, penalty or cover.")
+            )
         return False, False, 0
     carries = carries_penalty(ruleset, top)
     if penalty_pending is None:
@@ -325,7 +341,12 @@ def _check_also(ruleset: RuleSet, top: Card | None, card: Card, also: Sequence[C
 
 
 def _decide(
-    ruleset: RuleSet, top: Card | None, card: Card, ordered: Suit | None, covering: bool, pending: bool,
+    ruleset: RuleSet,
+    top: Card | None,
+    card: Card,
+    ordered: Suit | None,
+    covering: bool,
+    pending: bool,
 ) -> Decision:
     """Legal or not, and why: the whole of the matching rules, in the order a table applies them."""
     rank, suit = card.rank, card.suit
@@ -375,8 +396,15 @@ def _decide(
 
 
 def _verdict(
-    ruleset: RuleSet, players: int, top: Card | None, card: Card, ordered: Suit | None,
-    pending: int, clockwise: bool, decision: Decision, last: Card | None = None,
+    ruleset: RuleSet,
+    players: int,
+    top: Card | None,
+    card: Card,
+    ordered: Suit | None,
+    pending: int,
+    clockwise: bool,
+    decision: Decision,
+    last: Card | None = None,
 ) -> PlayVerdict:
     legal, reason, faq = decision
     # One set of parameters serves every template; the cards are written out by str() when formatted.
@@ -400,8 +428,11 @@ def _card_faq(ruleset: RuleSet, card: Card, players: int) -> str:
     rank = card.rank
     if rank is _Q:
         return "queen-wild"
-    if players == 2 and (penalty_of(ruleset, card) or (rank is _A and play.ace_skips)) \
-            and not can_pass_on(ruleset, card):
+    if (
+        players == 2
+        and (penalty_of(ruleset, card) or (rank is _A and play.ace_skips))
+        and not can_pass_on(ruleset, card)
+    ):
         return "two-players"
     if rank is _K and card.suit is _SPADES:
         return "spade-king"
@@ -421,8 +452,13 @@ def _card_faq(ruleset: RuleSet, card: Card, players: int) -> str:
 
 
 def _effect(
-    ruleset: RuleSet, players: int, card: Card, clockwise: bool,
-    reason: Msg, params: dict[str, Any], faq: str | None,
+    ruleset: RuleSet,
+    players: int,
+    card: Card,
+    clockwise: bool,
+    reason: Msg,
+    params: dict[str, Any],
+    faq: str | None,
 ) -> PlayVerdict:
     """A legal play: what the card does, as seats advanced in the direction of play."""
     play, opt = ruleset.play, ruleset.defaults
@@ -441,8 +477,11 @@ def _effect(
         elif rank is _NINE:
             effect = _COVER_NINE
         else:
-            effect = {SixCover.SUIT_OR_QUEEN: _COVER_SIX, SixCover.ANY_FIT: _COVER_SIX_FIT,
-                      SixCover.ANY_CARD: _COVER_SIX_ANY}[opt.six_cover]
+            effect = {
+                SixCover.SUIT_OR_QUEEN: _COVER_SIX,
+                SixCover.ANY_FIT: _COVER_SIX_FIT,
+                SixCover.ANY_CARD: _COVER_SIX_ANY,
+            }[opt.six_cover]
     elif draws and can_pass_on(ruleset, card):
         seats, pending, effect = 1, True, _DRAW_OR_PASS
     elif answers_ace(ruleset, card):

@@ -7,21 +7,22 @@ the simulator) and the default `Options` for scoring and the end of a series
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import Enum, StrEnum
 from functools import cached_property
-from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from .cards import DECK_SIZES
 from .errors import N_, Msg, OptionError
 
 
-class OnLoss(str, Enum):
+class OnLoss(StrEnum):
     SERIES_ENDS = "series-ends"  # the whole table stops after the round
     ELIMINATE = "eliminate"  # the loser leaves, the others go on
 
 
-class SixRule(str, Enum):
+class SixRule(StrEnum):
     """What a six does when played (the `six` option)."""
 
     SELF_COVER = "self-cover"  # the player who played it must cover it
@@ -33,7 +34,7 @@ class SixRule(str, Enum):
         return {"self-cover": 0, "next-draws-1": 1, "next-draws-2": 2}[self.value]
 
 
-class SixCover(str, Enum):
+class SixCover(StrEnum):
     """What may cover one's own six (the `six_cover` option)."""
 
     SUIT_OR_QUEEN = "suit-or-queen"  # the same suit or a queen
@@ -41,7 +42,7 @@ class SixCover(str, Enum):
     ANY_CARD = "any-card"  # any card at all
 
 
-class NoMatch(str, Enum):
+class NoMatch(StrEnum):
     """A player with no matching card (the `no_match` option)."""
 
     DRAW_PASS = "draw-pass"  # draw one and pass, the drawn card is not played
@@ -49,7 +50,7 @@ class NoMatch(str, Enum):
     DRAW_UNTIL = "draw-until"  # draw until a card fits (or the pile is out), then play it
 
 
-class EightRule(str, Enum):
+class EightRule(StrEnum):
     """What an eight does (the `eight` option)."""
 
     NORMAL = "normal"
@@ -57,7 +58,7 @@ class EightRule(str, Enum):
     MUST_COVER = "must-cover"  # its player must cover it; a round may not end on it
 
 
-class StarterRule(str, Enum):
+class StarterRule(StrEnum):
     """Who starts the next round (a rule-set parameter, RULES.md §7)."""
 
     WINNER = "winner"  # the previous round's winner
@@ -117,7 +118,7 @@ class Options:
         data["resets"] = {str(old): new for old, new in self.resets}
         return data
 
-    def changes_from(self, base: "Options") -> dict[str, Any]:
+    def changes_from(self, base: Options) -> dict[str, Any]:
         """The options that differ from `base` (a preset's defaults), as JSON values."""
         mine, theirs = self.to_json(), base.to_json()
         return {k: v for k, v in mine.items() if theirs[k] != v}
@@ -282,11 +283,11 @@ class RuleSet:
             changes[key] = _check_option(spec, value)
         return replace(self.defaults, **changes)
 
-    def configured(self, options: Options) -> "RuleSet":
+    def configured(self, options: Options) -> RuleSet:
         """This rule set with a table's options in force (the same id: it is still this preset)."""
         return self if options == self.defaults else replace(self, defaults=options)
 
-    def with_options(self, overrides: Mapping[str, Any] | None) -> "RuleSet":
+    def with_options(self, overrides: Mapping[str, Any] | None) -> RuleSet:
         return self.configured(self.options(overrides))
 
     @cached_property
@@ -347,7 +348,9 @@ def _check_option(spec: OptionSpec, value: Any) -> Any:
         except (TypeError, ValueError):
             old_total = None
         if old_total is None or isinstance(new, bool) or not isinstance(new, int):
-            raise OptionError(N_("Option “resets” takes an object of total → new total, e.g. {\"101\": 0, \"100\": 50}."))
+            raise OptionError(
+                N_("Option “resets” takes an object of total → new total, e.g. {\"101\": 0, \"100\": 50}.")
+            )
         pairs.append((old_total, new))
     return tuple(sorted(pairs, reverse=True))
 
@@ -363,8 +366,10 @@ IGRAFAN = _set(
         "ru": "Шестёрку кроет сам игрок, дама — на любую карту, ровно 101 обнуляет, больше 101 — проигрыш всего стола.",
         "en": "You cover your own six, a queen goes on anything, exactly 101 resets to 0, over 101 ends the series.",
     },
-    differences={"ru": ("Основной набор этого приложения.", "Остальные наборы описаны как отличия от него."),
-                 "en": ("The app's main rule set.", "The other sets are described by how they differ from it.")},
+    differences={
+        "ru": ("Основной набор этого приложения.", "Остальные наборы описаны как отличия от него."),
+        "en": ("The app's main rule set.", "The other sets are described by how they differ from it."),
+    },
     sources=("000", "001"),
 )
 
@@ -372,19 +377,30 @@ CLASSIC = _set(
     id="classic",
     name={"ru": "Классика", "en": "Classic"},
     description={
-        "ru": "Сдатчик открывает карту на стол, на шестёрку берёт следующий, девятку надо покрыть, и она ничего не стоит.",
+        "ru": "Сдатчик открывает карту на стол, на шестёрку берёт "
+              "следующий, девятку надо покрыть, и она ничего не стоит.",
         "en": "The dealer turns up a table card, a six makes the next draw, a nine must be covered and scores nothing.",
     },
     differences={
-        "ru": ("Сдатчику 4 карты и одна на стол; на шестёрку следующий берёт 1, на пикового короля — 4.",
-               "Девятку кроют до победного, она стоит 0; нет бонуса за одни дамы; особая дама — пиковая."),
-        "en": ("The dealer keeps 4 and turns one up; a six makes the next draw 1, the king of spades 4.",
-               "A nine must be covered and scores 0; no queens-only bonus; the special queen is the queen of spades."),
+        "ru": (
+            "Сдатчику 4 карты и одна на стол; на шестёрку следующий берёт 1, на пикового короля — 4.",
+            "Девятку кроют до победного, она стоит 0; нет бонуса за одни дамы; особая дама — пиковая.",
+        ),
+        "en": (
+            "The dealer keeps 4 and turns one up; a six makes the next draw 1, the king of spades 4.",
+            "A nine must be covered and scores 0; no queens-only bonus; the special queen is the queen of spades.",
+        ),
     },
     sources=("002", "003"),
     play=PlayRules(nine_cover=True, table_card=True, next_starter=StarterRule.ROTATE),
-    defaults=Options(six=SixRule.NEXT_DRAWS_1, spade_king_draw=4, no_match=NoMatch.DRAW_PLAY,
-                     nine_points=0, queens_only=False, special_queen="♠"),
+    defaults=Options(
+        six=SixRule.NEXT_DRAWS_1,
+        spade_king_draw=4,
+        no_match=NoMatch.DRAW_PLAY,
+        nine_points=0,
+        queens_only=False,
+        special_queen="♠",
+    ),
 )
 
 ELIMINATION = _set(
@@ -395,17 +411,31 @@ ELIMINATION = _set(
         "en": "Four cards each, a ten reverses play, 100 resets, whoever goes over 101 leaves, the last one left wins.",
     },
     differences={
-        "ru": ("По 4 карты; десятка разворачивает ход; шестёрки и семёрки можно перевести, штраф удваивается.",
-               "Ровно 100 обнуляет; за 101 выбывает только перебравший; девятка — 0, особая дама — пиковая."),
-        "en": ("Four cards each; a ten reverses; sixes and sevens can be passed on, doubling the penalty.",
-               "Exactly 100 resets; over 101 only that player leaves; a nine is 0, the special queen is the queen of spades."),
+        "ru": (
+            "По 4 карты; десятка разворачивает ход; шестёрки и семёрки можно перевести, штраф удваивается.",
+            "Ровно 100 обнуляет; за 101 выбывает только перебравший; девятка — 0, особая дама — пиковая.",
+        ),
+        "en": (
+            "Four cards each; a ten reverses; sixes and sevens can be passed on, doubling the penalty.",
+            "Exactly 100 resets; over 101 only that player leaves; "
+            "a nine is 0, the special queen is the queen of spades.",
+        ),
     },
     sources=("004",),
     max_players=6,
     play=PlayRules(transfer_doubles=True, four_of_a_kind_redeal=True),
-    defaults=Options(hand_size=4, six_cover=SixCover.ANY_FIT, spade_king_draw=4, ten_reverses=True,
-                     penalty_transfer=True, no_match=NoMatch.DRAW_UNTIL,
-                     nine_points=0, special_queen="♠", resets=((100, 0),), on_loss=OnLoss.ELIMINATE),
+    defaults=Options(
+        hand_size=4,
+        six_cover=SixCover.ANY_FIT,
+        spade_king_draw=4,
+        ten_reverses=True,
+        penalty_transfer=True,
+        no_match=NoMatch.DRAW_UNTIL,
+        nine_points=0,
+        special_queen="♠",
+        resets=((100, 0),),
+        on_loss=OnLoss.ELIMINATE,
+    ),
 )
 
 ELVISTA = _set(
@@ -416,14 +446,24 @@ ELVISTA = _set(
         "en": "A six makes the next draw, after an eight you play again, a ten reverses, 100 becomes 50.",
     },
     differences={
-        "ru": ("На шестёрку следующий берёт 1, на пикового короля — 4; восьмёрку надо покрыть; десятка разворачивает.",
-               "Ровно 100 → 50, ровно 101 → 0; пикового короля в руке можно считать за 40."),
-        "en": ("A six makes the next draw 1, the king of spades 4; an eight must be followed up; a ten reverses.",
-               "Exactly 100 → 50 and exactly 101 → 0; the king of spades in hand may count 40."),
+        "ru": (
+            "На шестёрку следующий берёт 1, на пикового короля — 4; восьмёрку надо покрыть; десятка разворачивает.",
+            "Ровно 100 → 50, ровно 101 → 0; пикового короля в руке можно считать за 40.",
+        ),
+        "en": (
+            "A six makes the next draw 1, the king of spades 4; an eight must be followed up; a ten reverses.",
+            "Exactly 100 → 50 and exactly 101 → 0; the king of spades in hand may count 40.",
+        ),
     },
     sources=("000",),
-    defaults=Options(six=SixRule.NEXT_DRAWS_1, spade_king_draw=4, ten_reverses=True,
-                     eight=EightRule.PLAY_AGAIN, penalty_transfer=True, resets=((101, 0), (100, 50))),
+    defaults=Options(
+        six=SixRule.NEXT_DRAWS_1,
+        spade_king_draw=4,
+        ten_reverses=True,
+        eight=EightRule.PLAY_AGAIN,
+        penalty_transfer=True,
+        resets=((101, 0), (100, 50)),
+    ),
 )
 
 PHARAOH = _set(
@@ -434,15 +474,27 @@ PHARAOH = _set(
         "en": "The two-player forerunner of 101: four cards each, a lone queen in hand is 30, 100 points loses.",
     },
     differences={
-        "ru": ("Только двое, по 4 карты; взятую карту можно сразу сыграть.",
-               "Дама в руке одна — 30, выход на даму −30; 100 очков и больше — проигрыш."),
-        "en": ("Two players only, four cards each; a drawn card may be played at once.",
-               "A lone queen in hand is 30, going out on a queen is −30; 100 or more loses."),
+        "ru": (
+            "Только двое, по 4 карты; взятую карту можно сразу сыграть.",
+            "Дама в руке одна — 30, выход на даму −30; 100 очков и больше — проигрыш.",
+        ),
+        "en": (
+            "Two players only, four cards each; a drawn card may be played at once.",
+            "A lone queen in hand is 30, going out on a queen is −30; 100 or more loses.",
+        ),
     },
     sources=("003",),
     max_players=2,
-    defaults=Options(hand_size=4, no_match=NoMatch.DRAW_PLAY, queens_only_points=30, queens_only_special_points=30, queen_finish_points=30,
-                     queen_finish_special_points=30, resets=(), loss_above=99),
+    defaults=Options(
+        hand_size=4,
+        no_match=NoMatch.DRAW_PLAY,
+        queens_only_points=30,
+        queens_only_special_points=30,
+        queen_finish_points=30,
+        queen_finish_special_points=30,
+        resets=(),
+        loss_above=99,
+    ),
 )
 
 RULESETS: dict[str, RuleSet] = {rs.id: rs for rs in (IGRAFAN, CLASSIC, ELIMINATION, ELVISTA, PHARAOH)}
@@ -454,5 +506,6 @@ def get_ruleset(ruleset_id: Any) -> RuleSet:
         return RULESETS[ruleset_id]
     raise OptionError(
         N_("Unknown rule set “%(ruleset)s”. Choose one of: %(known)s."),
-        ruleset=str(ruleset_id), known=", ".join(RULESETS),
+        ruleset=str(ruleset_id),
+        known=", ".join(RULESETS),
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .cards import Card, Rank, Suit
 from .rules import Options
@@ -57,7 +57,7 @@ def score_hand(cards: Sequence[Card], options: Options) -> HandScore:
                   for c in cards]
     else:
         values = [card_points(c, options) for c in cards]
-    return HandScore(cards, sum(values), tuple(zip(cards, values)), rule)
+    return HandScore(cards, sum(values), tuple(zip(cards, values, strict=True)), rule)
 
 
 def queen_finish_deduction(card: Card | None, options: Options) -> int:

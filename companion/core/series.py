@@ -7,21 +7,22 @@ edit to round 3 simply re-derives rounds 4..n.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from .cards import Card, parse_card
-from .names import clean_name, name_key
 from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
+from .names import clean_name, name_key
 from .rules import OnLoss, Options, RuleSet, StarterRule, get_ruleset
 from .scoring import HandScore, player_round
 
 MAX_NAME_LENGTH = 30
 
 
-class PlayerStatus(str, Enum):
+class PlayerStatus(StrEnum):
     PLAYING = "playing"
     LOST = "lost"
     ELIMINATED = "eliminated"
@@ -36,7 +37,7 @@ class SeriesSetup:
     starter: str
 
     @classmethod
-    def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> "SeriesSetup":
+    def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> SeriesSetup:
         """Check a new series: 2..max players, names non-empty, unique, ≤ 30 characters."""
         preset = get_ruleset(ruleset_id if ruleset_id is not None else "igrafan")
         opts = preset.options(options)
@@ -64,10 +65,7 @@ class SeriesSetup:
                 N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
                 ruleset=ruleset.id, min=ruleset.min_players, max=most, count=len(names),
             )
-        if starter is None:
-            starter_name = names[0]
-        else:
-            starter_name = _find_player(names, starter, "starter")
+        starter_name = names[0] if starter is None else _find_player(names, starter, "starter")
         return cls(names, ruleset, opts, starter_name)
 
 
@@ -97,10 +95,12 @@ class RoundInput:
     typed_points: Mapping[str, int] = field(default_factory=dict)  # when the cards are not known
 
     @classmethod
-    def from_json(cls, data: Any, setup: SeriesSetup) -> "RoundInput":
+    def from_json(cls, data: Any, setup: SeriesSetup) -> RoundInput:
         """Read a round body; wrong shapes raise FormatError, unreadable cards CardError."""
         if not isinstance(data, Mapping):
-            raise FormatError(N_("A round must be a JSON object, e.g. {\"winner\": \"Аня\", \"finishing_card\": \"Q♥\", \"hands\": {…}}."))
+            raise FormatError(
+                N_('A round must be a JSON object, e.g. {"winner": "Аня", "finishing_card": "Q♥", "hands": {…}}.')
+            )
         unknown = set(data) - {"redeal", "winner", "finishing_card", "hands", "typed_points"}
         if unknown:
             raise FormatError(N_("Unknown field “%(field)s” in the round."), field=sorted(unknown)[0])
@@ -109,7 +109,7 @@ class RoundInput:
             raise FormatError(N_("“redeal” must be true or false."))
         if redeal:
             if any(data.get(k) for k in ("winner", "finishing_card", "hands", "typed_points")):
-                raise RoundError(N_("A redeal has no winner, finishing card or hands: send only {\"redeal\": true}."))
+                raise RoundError(N_('A redeal has no winner, finishing card or hands: send only {"redeal": true}.'))
             return cls(redeal=True)
         winner = data.get("winner")
         if winner is None or winner == "":
@@ -119,8 +119,9 @@ class RoundInput:
         winner = _find_player(setup.players, winner, "winner")
         card_text = data.get("finishing_card")
         if card_text is None or card_text == "":
-            raise RoundError(N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner,
-                             field="finishing_card")
+            raise RoundError(
+                N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner, field="finishing_card"
+            )
         try:
             finishing = parse_card(card_text, setup.options.deck)
         except CardError as error:
@@ -136,7 +137,9 @@ class RoundInput:
         for name, cards in hands_data.items():
             player = _find_player(setup.players, name, "hands")
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise FormatError(N_("The hand of %(player)s must be a list of cards, e.g. [\"10♣\", \"Q♥\"]."), player=player)
+                raise FormatError(
+                    N_('The hand of %(player)s must be a list of cards, e.g. ["10♣", "Q♥"].'), player=player
+                )
             if player in hands:
                 raise RoundError(N_("%(player)s has two hands in this round."), player=player)
             hands[player] = tuple(parse_card(c, setup.options.deck) for c in cards)
@@ -214,7 +217,9 @@ def _in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus]) -> tu
     return tuple(p for p in players if statuses[p] is PlayerStatus.PLAYING or statuses[p] is PlayerStatus.WINNER)
 
 
-def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, ...] | None = None) -> Iterator[RoundError]:
+def round_problems(
+    standings: Standings, entry: RoundInput, in_play: tuple[str, ...] | None = None
+) -> Iterator[RoundError]:
     """Everything RULES.md §6 refuses in this round, given the series so far."""
     if standings.finished:
         yield SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))
@@ -231,7 +236,9 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
         yield RoundError(N_("%(player)s went out, so they have no cards left; remove their hand."), player=winner)
     for player in list(entry.hands) + list(entry.typed_points):
         if player not in in_play:
-            yield RoundError(N_("%(player)s is already out of the series; they have no hand this round."), player=player)
+            yield RoundError(
+                N_("%(player)s is already out of the series; they have no hand this round."), player=player
+            )
         elif player in entry.hands and player in entry.typed_points:
             yield RoundError(N_("%(player)s has both cards and typed points; keep one of them."), player=player)
     for player in in_play:
@@ -242,11 +249,16 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
                 yield RoundError(N_("The points of %(player)s cannot be negative."), player=player)
             continue
         if player not in entry.hands:
-            yield RoundError(N_("The hand of %(player)s is missing: enter their leftover cards or their points."), player=player)
+            yield RoundError(
+                N_("The hand of %(player)s is missing: enter their leftover cards or their points."), player=player
+            )
         elif not entry.hands[player]:
             yield RoundError(
-                N_("%(player)s has no cards left, but only %(winner)s went out. Only one player can go out in a round."),
-                player=player, winner=winner,
+                N_(
+                    "%(player)s has no cards left, but only %(winner)s went out. Only one player can go out in a round."
+                ),
+                player=player,
+                winner=winner,
             )
     seen: dict[Card, str] = {entry.finishing_card: "finish"}
     for player, cards in entry.hands.items():
@@ -254,26 +266,49 @@ def round_problems(standings: Standings, entry: RoundInput, in_play: tuple[str, 
             if card in seen:
                 other = seen[card]
                 if other == "finish":
-                    yield RoundError(N_("%(card)s is the finishing card, so it cannot also be in the hand of %(player)s."),
-                                     card=str(card), player=player, field="finishing_card")
+                    yield RoundError(
+                        N_("%(card)s is the finishing card, so it cannot also be in the hand of %(player)s."),
+                        card=str(card),
+                        player=player,
+                        field="finishing_card",
+                    )
                 elif other == player:
-                    yield RoundError(N_("%(card)s is twice in the hand of %(player)s; a deck has one of each card."), card=str(card), player=player)
+                    yield RoundError(
+                        N_("%(card)s is twice in the hand of %(player)s; a deck has one of each card."),
+                        card=str(card),
+                        player=player,
+                    )
                 else:
-                    yield RoundError(N_("%(card)s is in the hands of both %(first)s and %(second)s; a deck has one of each card."), card=str(card), first=other, second=player)
+                    yield RoundError(
+                        N_("%(card)s is in the hands of both %(first)s and %(second)s; a deck has one of each card."),
+                        card=str(card),
+                        first=other,
+                        second=player,
+                    )
             seen[card] = player
     # No separate "too many cards" check is needed: with every card unique and the
     # finishing card on the discard pile, the hands can hold at most deck − 1 cards.
     rank = entry.finishing_card.rank.value
     if rank in standings.setup.ruleset.cannot_finish_on:
         yield RoundError(
-            N_("A round cannot end on %(card)s in this rule set: its player must play another card on it. Enter the last card actually played."),
-            card=str(entry.finishing_card), field="finishing_card",
+            N_(
+                "A round cannot end on %(card)s in this rule set: its player must "
+                "play another card on it. Enter the last card actually played."
+            ),
+            card=str(entry.finishing_card),
+            field="finishing_card",
         )
 
 
 def _start(setup: SeriesSetup) -> Standings:
     return Standings(
-        setup, (), {p: 0 for p in setup.players}, {p: PlayerStatus.PLAYING for p in setup.players}, (), None, setup.starter
+        setup,
+        (),
+        dict.fromkeys(setup.players, 0),
+        dict.fromkeys(setup.players, PlayerStatus.PLAYING),
+        (),
+        None,
+        setup.starter,
     )
 
 
@@ -312,7 +347,9 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
         raise problem
     setup, options = standings.setup, standings.setup.options
     if entry.redeal:
-        redeal = RoundResult(n, entry, {}, {p: 0 for p in in_play}, standings.totals, ({"type": "redeal"},), standings.next_starter)
+        redeal = RoundResult(
+            n, entry, {}, dict.fromkeys(in_play, 0), standings.totals, ({"type": "redeal"},), standings.next_starter
+        )
         return standings, redeal
     totals = dict(standings.totals)
     changed: dict[str, PlayerStatus] | None = None  # statuses, copied only when one changes
@@ -321,13 +358,20 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
     points: dict[str, int] = {}
     round_losers = []
     for player in in_play:
-        part = player_round(options, totals[player], winner=player == entry.winner,
-                            finishing_card=entry.finishing_card, hand=entry.hands.get(player, ()),
-                            typed=entry.typed_points.get(player))
+        part = player_round(
+            options,
+            totals[player],
+            winner=player == entry.winner,
+            finishing_card=entry.finishing_card,
+            hand=entry.hands.get(player, ()),
+            typed=entry.typed_points.get(player),
+        )
         change = part.change
         if part.kind == "winner":
             if change:
-                events.append({"type": "queen-finish", "player": player, "card": str(entry.finishing_card), "points": change})
+                events.append(
+                    {"type": "queen-finish", "player": player, "card": str(entry.finishing_card), "points": change}
+                )
         elif part.kind == "typed":
             events.append({"type": "typed-points", "player": player, "points": change})
         else:

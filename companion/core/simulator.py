@@ -56,8 +56,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .cards import Card, Rank, Suit, deck
 from .referee import PlayVerdict, check_play, playable
@@ -316,7 +317,7 @@ class _Round:
         most = max(counts)
         if not most:
             return played.suit
-        return self.rng.choice([suit for suit, k in zip(_SUITS, counts) if k == most])
+        return self.rng.choice([suit for suit, k in zip(_SUITS, counts, strict=True) if k == most])
 
     def _play(self, card: Card, verdict: PlayVerdict, also: tuple[Card, ...] = ()) -> str | None:
         """Play a card (and those laid with it) the referee allowed and apply its verdict;
@@ -365,7 +366,7 @@ class _Round:
     # -- outcomes -------------------------------------------------------------
 
     def _hands(self) -> dict[str, tuple[Card, ...]]:
-        return {name: tuple(hand) for name, hand in zip(self.names, self.table.hands)}
+        return {name: tuple(hand) for name, hand in zip(self.names, self.table.hands, strict=True)}
 
     def _finish(self) -> RoundOutcome:
         return RoundOutcome(self.names, False, None, self.names[self.cur], self.top, self._hands(),

@@ -8,8 +8,9 @@ replay, so the statistics follow.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .cards import Rank
 from .series import Standings

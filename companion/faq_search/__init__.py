@@ -15,13 +15,26 @@ The package, by idea:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from ..faq import all_entries
 from .analysis import (
-    CARD_TOKENS, ONTO_SAME, ONTO_SUIT, PAIR, RANK_TOKENS, SAME_RANK, SUIT_TOKENS, Vocabulary, analyse,
-    card_concepts, detect_language, fold, number_token, onto_token, vocabulary,
+    CARD_TOKENS,
+    ONTO_SAME,
+    ONTO_SUIT,
+    PAIR,
+    RANK_TOKENS,
+    SAME_RANK,
+    SUIT_TOKENS,
+    Vocabulary,
+    analyse,
+    card_concepts,
+    detect_language,
+    fold,
+    number_token,
+    onto_token,
+    vocabulary,
 )
 from .distance import edit_distance
 from .highlight import highlight

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..core import cards
 from ..faq import DATA, LANGS
-from .morphology import script_of, stem
+from .morphology import stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -140,7 +141,7 @@ class Vocabulary:
     counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
 
     @classmethod
-    def from_toml(cls, data: Mapping[str, Any]) -> "Vocabulary":
+    def from_toml(cls, data: Mapping[str, Any]) -> Vocabulary:
         stop = {fold(w) for lang in LANGS for w in data.get("stopwords", {}).get(lang, [])}
         ranks: dict[str, str] = {}
         suits: dict[str, str] = {}
@@ -161,7 +162,7 @@ class Vocabulary:
         for group in data.get("group", []):
             token = "zz" + re.sub(r"[^a-z0-9]", "", group["id"])
             for name in group["words"]:
-                parts = [w for w in re.findall(r"\w+", fold(name))]
+                parts = list(re.findall(r"\w+", fold(name)))
                 words.update(parts)
                 if len(parts) == 1:
                     surface[parts[0]] = (token,)

@@ -26,15 +26,27 @@ import math
 import re
 import sqlite3
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from ..core import cards
 from ..faq import LANGS, FaqEntry
 from . import morphology
 from .analysis import (
-    CARD_TOKENS, ONTO_SAME, ONTO_SUIT, PAIR, RANK_TOKENS, SAME_RANK, SUIT_TOKENS, Vocabulary, _CYR_CARD,
-    _LAT_CARD, analyse, detect_language, fold, vocabulary,
+    _CYR_CARD,
+    _LAT_CARD,
+    CARD_TOKENS,
+    ONTO_SAME,
+    ONTO_SUIT,
+    PAIR,
+    RANK_TOKENS,
+    SAME_RANK,
+    SUIT_TOKENS,
+    Vocabulary,
+    analyse,
+    detect_language,
+    fold,
+    vocabulary,
 )
 from .spelling import QueryReader, ReadQuery, SpellIndex
 from .translit import TranslitIndex
@@ -99,7 +111,9 @@ class FaqSearch:
         self._lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
         for table, cols in TABLES.items():
-            self.db.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')")
+            self.db.execute(
+                f"CREATE VIRTUAL TABLE {table} USING fts5(slug UNINDEXED, {', '.join(cols)}, tokenize = '{_TOKENIZER}')"
+            )
         self.tokens: set[str] = set()
         self.entry_tokens: dict[str, frozenset[str]] = {}
         self.head_tokens: set[str] = set()  # tokens of questions and keywords (what entries are about)
@@ -110,7 +124,12 @@ class FaqSearch:
             for lang in LANGS:
                 t = entry.text(lang)
                 keywords = " ; ".join(t.keywords) + (" ; " + entry.slug.replace("-", " ") if lang == "en" else "")
-                fields = {"q": t.question, "kw": keywords, "a": f"{t.verdict}\n{t.answer}", "n": "\n".join(t.by_ruleset.values())}
+                fields = {
+                    "q": t.question,
+                    "kw": keywords,
+                    "a": f"{t.verdict}\n{t.answer}",
+                    "n": "\n".join(t.by_ruleset.values()),
+                }
                 for kind, text in fields.items():
                     tokens = analyse(text, self.vocab)
                     mine.update(tokens)
@@ -170,8 +189,11 @@ class FaqSearch:
         """The query's total weight and the part of it the index knows."""
         query = set(tokens)
         total = sum(self.idf.get(t, self.unknown_idf) for t in query)
-        known = sum(self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
-                    for t in query if t in self.idf)
+        known = sum(
+            self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
+            for t in query
+            if t in self.idf
+        )
         return total, known
 
     def rank(self, tokens: Sequence[str], lang: str, ruleset: str | None = None) -> list[Result]:
@@ -226,7 +248,7 @@ class FaqSearch:
         share = round(known / total, 4) if total else 0.0
         if ranked and is_answer(ranked[0], share):
             return Answer(tuple(ranked[:limit]), (), read, tuple(tokens), share)
-        return Answer((), tuple(ranked[:min(MAYBE, limit)]), read, tuple(tokens), share)
+        return Answer((), tuple(ranked[: min(MAYBE, limit)]), read, tuple(tokens), share)
 
 
 def is_answer(best: Result, known: float) -> bool:
@@ -239,7 +261,7 @@ def subject_rank(tokens: Sequence[str]) -> str | None:
     (none when it counts cards of one rank: "пара восьмёрок" is about pairs)."""
     if SAME_RANK in tokens or PAIR in tokens:
         return None
-    played = {t[len("zzonto"):] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
+    played = {t[len("zzonto") :] for t in tokens if t.startswith("zzonto") and t not in (ONTO_SAME, ONTO_SUIT)}
     ranks = played or {RANK_TOKENS[t] for t in tokens if t in RANK_TOKENS}
     return next(iter(ranks)) if len(ranks) == 1 else None
 

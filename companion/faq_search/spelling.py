@@ -22,8 +22,8 @@ The result says what was searched for, so the page can show it («Показан
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
 
 from ..core import cards
 from .distance import edit_distance, trigrams
@@ -152,9 +152,9 @@ class QueryReader:
                     read = render(word)
                 elif not english:
                     read = self.spell.correct(re.sub(r"['’`]", "", word)) or read
-            elif m.group("word") and script_of(read) == "ru" and not read.isdigit():
-                if not self.known(read) and not is_dictionary_word(read):
-                    read = self.spell.correct(read) or read
+            elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
+                  and not self.known(read) and not is_dictionary_word(read)):
+                read = self.spell.correct(read) or read
             if read != cards.fold(raw) and read != re.sub(r"['’`]", "", cards.fold(raw)):
                 changes.append((raw, read))
                 shown.append(read)

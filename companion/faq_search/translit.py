@@ -17,8 +17,8 @@ Cyrillic by the most usual scheme (for showing what was searched for).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from .distance import edit_distance, trigrams
 

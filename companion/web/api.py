@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
@@ -31,7 +31,11 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 def json_body() -> Any:
     data = request.get_json(silent=True)
     if data is None:
-        raise ApiError(400, "malformed-json", N_("The request body is not valid JSON. Send a JSON object with Content-Type: application/json."))
+        raise ApiError(
+            400,
+            "malformed-json",
+            N_("The request body is not valid JSON. Send a JSON object with Content-Type: application/json."),
+        )
     return data
 
 
@@ -58,7 +62,11 @@ def ruleset_json(ruleset_id: str) -> dict[str, Any]:
         "description": dict(rs.description),
         "differences": {lang: list(lines) for lang, lines in rs.differences.items()},
         "sources": list(rs.sources),
-        "players": {"min": rs.min_players, "max": rs.max_players, "max_with_52_cards": rs.max_players_for(rs.options({"deck": 52}))},
+        "players": {
+            "min": rs.min_players,
+            "max": rs.max_players,
+            "max_with_52_cards": rs.max_players_for(rs.options({"deck": 52})),
+        },
         "parameters": {
             **{f.name: _plain(getattr(play, f.name)) for f in fields(play)},
             # the play options in force, also under the names this object used before they became options
@@ -94,16 +102,22 @@ def score() -> Any:
     options = ruleset.options(data.get("options"))
     cards = data.get("cards")
     if not isinstance(cards, list):
-        raise FormatError(N_("“cards” must be a list of cards, e.g. [\"10♣\", \"J♦\"]."))
+        raise FormatError(N_('“cards” must be a list of cards, e.g. ["10♣", "J♦"].'))
     parsed = [parse_card(c, options.deck) for c in cards]
     if len(set(parsed)) != len(parsed):
         dup = next(c for c in parsed if parsed.count(c) > 1)
         raise RuleError(N_("%(card)s is twice in the hand; a deck has one of each card."), card=str(dup))
     most = max_hand(options)
     if len(parsed) > most:  # RULES.md §6: at least one card lies on the discard pile
-        raise RuleError(N_("A hand of %(count)s cards cannot happen with a %(deck)s-card deck: at most %(most)s cards "
-                           "can be in one hand, since at least one lies on the discard pile."),
-                        count=len(parsed), deck=options.deck, most=most)
+        raise RuleError(
+            N_(
+                "A hand of %(count)s cards cannot happen with a %(deck)s-card deck: at most %(most)s cards "
+                "can be in one hand, since at least one lies on the discard pile."
+            ),
+            count=len(parsed),
+            deck=options.deck,
+            most=most,
+        )
     return score_hand(parsed, options).to_json()
 
 
@@ -120,7 +134,11 @@ def load_series(series_id: str) -> series_service.Series:
 def authorize(series: series_service.Series) -> None:
     header = request.headers.get("Authorization", "")
     if not header:
-        raise ApiError(401, "unauthorized", N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."))
+        raise ApiError(
+            401,
+            "unauthorized",
+            N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."),
+        )
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
@@ -138,8 +156,9 @@ def if_match_version() -> int | None:
     return int(digits)
 
 
-def write(series_id: str, change: idempotency.Change, *, data: Any = None, target: int | None = None,
-          status: int = 200) -> Response:
+def write(
+    series_id: str, change: idempotency.Change, *, data: Any = None, target: int | None = None, status: int = 200
+) -> Response:
     """Authorize, then apply `change` once per Idempotency-Key; without If-Match a race is retried on fresh state."""
     series = load_series(series_id)
     authorize(series)
@@ -156,8 +175,9 @@ def write(series_id: str, change: idempotency.Change, *, data: Any = None, targe
         if found is not None:
             return idempotency.replay(found, current)
     try:
-        changed = idempotency.apply(series, change, expected=expected, key=(key, digest) if key else None,
-                                    target=target)
+        changed = idempotency.apply(
+            series, change, expected=expected, key=(key, digest) if key else None, target=target
+        )
     except storage.DuplicateKey:  # the same key won a race a moment ago: answer as it was answered
         found = idempotency.earlier(series.id, key or "", digest)
         assert found is not None
@@ -170,8 +190,13 @@ def write(series_id: str, change: idempotency.Change, *, data: Any = None, targe
 def stored_round(series: series_service.Series, n: int) -> int:
     found = series_service.round_number(series, n)
     if found is None:
-        raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
-                       n=n, count=len(series.entries))
+        raise ApiError(
+            404,
+            "not-found",
+            N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
+            n=n,
+            count=len(series.entries),
+        )
     return found
 
 
@@ -188,10 +213,15 @@ def create_series() -> Any:
         table_id = previous.row.table_id
         # The same players and rules unless the body says otherwise (another rule set: its own options).
         same_rules = data.get("ruleset", previous.setup.ruleset.id) == previous.setup.ruleset.id
-        data = {"players": list(previous.setup.players), "ruleset": previous.setup.ruleset.id,
-                "options": (previous.row.options or None) if same_rules else None, **data}
-    series, token = series_service.create(get_db(), data.get("players"), data.get("ruleset"), data.get("options"),
-                                          data.get("starter"), table_id=table_id)
+        data = {
+            "players": list(previous.setup.players),
+            "ruleset": previous.setup.ruleset.id,
+            "options": (previous.row.options or None) if same_rules else None,
+            **data,
+        }
+    series, token = series_service.create(
+        get_db(), data.get("players"), data.get("ruleset"), data.get("options"), data.get("starter"), table_id=table_id
+    )
     body = series_json(series)
     body["edit_token"] = token
     if series.row.starter_drawn:
@@ -217,14 +247,19 @@ def add_round(series_id: str) -> Any:
 @bp.put("/series/<series_id>/rounds/<int:n>")
 def edit_round(series_id: str, n: int) -> Any:
     data = json_body()
-    return write(series_id, lambda g, v, k: series_service.edit_round(get_db(), g, stored_round(g, n), data, v, k),
-                 data=data, target=n)
+    return write(
+        series_id,
+        lambda g, v, k: series_service.edit_round(get_db(), g, stored_round(g, n), data, v, k),
+        data=data,
+        target=n,
+    )
 
 
 @bp.delete("/series/<series_id>/rounds/<int:n>")
 def delete_round(series_id: str, n: int) -> Any:
-    return write(series_id, lambda g, v, k: series_service.delete_round(get_db(), g, stored_round(g, n), v, k),
-                 target=n)
+    return write(
+        series_id, lambda g, v, k: series_service.delete_round(get_db(), g, stored_round(g, n), v, k), target=n
+    )
 
 
 @bp.get("/series/<series_id>/history")

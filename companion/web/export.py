@@ -44,7 +44,10 @@ def suited(text: str) -> Markup:
 
 
 def css_string(text: str) -> Markup:
-    """Text for a CSS string inside the sheet's <style> (page footer): anything but letters, digits and spaces escaped."""
+    """Text for a CSS string inside the sheet's <style> (page footer).
+
+    Anything but letters, digits and spaces is escaped.
+    """
     return Markup("".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text))
 
 
@@ -54,10 +57,19 @@ def corrections(series: Series) -> list[dict[str, Any]]:
     for h in round_history(get_db(), series.id):
         if h["action"] == "add":
             continue
-        text = (gettext("Round %(n)s changed", n=h["n"]) if h["action"] == "edit"
-                else gettext("Round %(n)s removed", n=h["n"]))
-        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]),
-                     "after": round_summary(h["after"]) if h["after"] else None})
+        text = (
+            gettext("Round %(n)s changed", n=h["n"])
+            if h["action"] == "edit"
+            else gettext("Round %(n)s removed", n=h["n"])
+        )
+        rows.append(
+            {
+                "text": text,
+                "at": h["at"],
+                "before": round_summary(h["before"]),
+                "after": round_summary(h["after"]) if h["after"] else None,
+            }
+        )
     return rows
 
 
@@ -94,8 +106,12 @@ def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
     key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
-    return renderer.get_or_render(key, lambda: pdf.html_to_pdf(
-        render_template("scoresheet.html", **sheet_context(series)), current_app.static_folder or "static"))
+    return renderer.get_or_render(
+        key,
+        lambda: pdf.html_to_pdf(
+            render_template("scoresheet.html", **sheet_context(series)), current_app.static_folder or "static"
+        ),
+    )
 
 
 @bp.get("/series/<series_id>/scoresheet.pdf")
@@ -112,8 +128,12 @@ def scoresheet_pdf(series_id: str) -> Response:
     try:
         return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
     except pdf.RenderBusy:
-        response = answer(503, "busy", gettext("Many scoresheets are being prepared right now. Try again in a few seconds."),
-                          title=gettext("Please wait a moment"))
+        response = answer(
+            503,
+            "busy",
+            gettext("Many scoresheets are being prepared right now. Try again in a few seconds."),
+            title=gettext("Please wait a moment"),
+        )
         response.headers["Retry-After"] = str(pdf.RETRY_AFTER_SECONDS)
         return response
 
@@ -142,23 +162,29 @@ def scoresheet_csv(series_id: str) -> Response:
     created = datetime.fromisoformat(series.row.created_at)
     rules = series_rules_lines(series)
     if final.finished:
-        outcome = (gettext("Winner: %(name)s", name=final.winner) if final.winner else
-                   gettext("Lost: %(names)s", names=", ".join(final.losers)))
+        outcome = (
+            gettext("Winner: %(name)s", name=final.winner)
+            if final.winner
+            else gettext("Lost: %(names)s", names=", ".join(final.losers))
+        )
     else:
         outcome = gettext("The series goes on; %(name)s starts the next round.", name=series.standings.next_starter)
     writer.writerow([gettext("One hundred and one"), gettext("Scoresheet")])
     writer.writerow([gettext("Rule set"), series.setup.ruleset.name[lang]])
-    writer.writerow([gettext("House rules"), "; ".join(f"{label}: {value}" for label, value in rules) or gettext("none")])
+    writer.writerow(
+        [gettext("House rules"), "; ".join(f"{label}: {value}" for label, value in rules) or gettext("none")]
+    )
     writer.writerow([gettext("Date"), created.strftime("%d.%m.%Y")])
     writer.writerow([gettext("Players"), ", ".join(series.setup.players)])
     writer.writerow([gettext("Result"), outcome])
     writer.writerow([gettext("View link"), public_url("series.show", series_id=series.id)])
     writer.writerow([])
-    writer.writerow([gettext("Round"), gettext("Player"), gettext("Cards"), gettext("Points"), gettext("Total"),
-                     gettext("Events")])
+    writer.writerow(
+        [gettext("Round"), gettext("Player"), gettext("Cards"), gettext("Points"), gettext("Total"), gettext("Events")]
+    )
     for r in view.rounds:
         events = list(r.json["events"])
-        for name, cell in zip(series.setup.players, r.cells):
+        for name, cell in zip(series.setup.players, r.cells, strict=True):
             if cell.change is None:
                 continue  # out of the series already
             if r.redeal:
@@ -175,4 +201,3 @@ def scoresheet_csv(series_id: str) -> Response:
     response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response
-

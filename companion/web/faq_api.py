@@ -96,5 +96,7 @@ def search_faq() -> Response:
 def faq_entry(slug: str) -> Response:
     entry = faq.get_entry(slug)
     if entry is None:
-        raise ApiError(404, "not-found", N_("There is no FAQ entry “%(slug)s”. GET /api/v1/faq lists them all."), slug=slug)
+        raise ApiError(
+            404, "not-found", N_("There is no FAQ entry “%(slug)s”. GET /api/v1/faq lists them all."), slug=slug
+        )
     return _json(entry_json(entry))

@@ -58,7 +58,11 @@ def read_upload_json() -> Any:
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError):
-        raise ApiError(400, "malformed-json", N_("The file is not valid JSON. Send the document GET /api/v1/series/<id>/export gave, unchanged.")) from None
+        raise ApiError(
+            400,
+            "malformed-json",
+            N_("The file is not valid JSON. Send the document GET /api/v1/series/<id>/export gave, unchanged."),
+        ) from None
 
 
 @bp.post("/api/v1/series/import")
@@ -88,16 +92,26 @@ def import_upload() -> Response:
         upload = request.files.get("file")
         raw = upload.read() if upload is not None else b""
     except RequestEntityTooLarge:
-        return page("import.html", 413, error=translate_error(
-            RuleError(N_("The file is too large (at most %(size)s MB)."), size=IMPORT_MAX_BYTES // (1024 * 1024))))
+        return page(
+            "import.html",
+            413,
+            error=translate_error(
+                RuleError(N_("The file is too large (at most %(size)s MB)."), size=IMPORT_MAX_BYTES // (1024 * 1024))
+            ),
+        )
     if not raw:
-        return page("import.html", 422, error=translate_error(
-            RuleError(N_("Choose the file of a series exported from this app (a .json file)."))))
+        return page(
+            "import.html",
+            422,
+            error=translate_error(RuleError(N_("Choose the file of a series exported from this app (a .json file)."))),
+        )
     try:
         try:
             data = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError):
-            raise FormatError(N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")) from None
+            raise FormatError(
+                N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")
+            ) from None
         series, token = record.import_document(get_db(), data)
     except RuleError as error:
         return page("import.html", 422, error=translate_error(error))

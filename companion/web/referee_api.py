@@ -9,16 +9,16 @@ from typing import Any
 
 from flask import Blueprint
 
+from .. import series_service
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, Msg, PlayError
 from ..core.referee import check_play
-from .. import series_service
 from ..core.rules import DEFAULT_RULESET, RuleSet, get_ruleset
 from ..i18n import translate_error
 from ..storage import get_db
 from .api import json_object
-from .errors import ApiError
 from .cards import parse_suit
+from .errors import ApiError
 
 bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
 
@@ -47,20 +47,26 @@ def play() -> Any:
     data = json_object()
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
-        raise FormatError(N_("Unknown field “%(field)s”. Known fields: %(known)s."), field=unknown[0], known=", ".join(FIELDS))
+        raise FormatError(
+            N_("Unknown field “%(field)s”. Known fields: %(known)s."), field=unknown[0], known=", ".join(FIELDS)
+        )
     ruleset, seated = question_ruleset(data)
     deck = ruleset.defaults.deck
     if "card" not in data:
-        raise FormatError(N_("Say which card is to be played (“card”), e.g. \"Q♣\"."))
+        raise FormatError(N_('Say which card is to be played (“card”), e.g. "Q♣".'))
     card = parse_card(data["card"], deck)
     top = None if data.get("top") is None else parse_card(data["top"], deck)
     ordered = None if data.get("ordered_suit") is None else parse_suit(data["ordered_suit"])
     also = data.get("also", [])
     if not isinstance(also, list):
-        raise FormatError(N_("“also” must be a list of cards laid with “card”, e.g. [\"8♣\"]."))
+        raise FormatError(N_('“also” must be a list of cards laid with “card”, e.g. ["8♣"].'))
     players: Any = data.get("players", seated)  # check_play refuses what is not a whole number
     verdict = check_play(
-        ruleset, players, top, card, ordered,
+        ruleset,
+        players,
+        top,
+        card,
+        ordered,
         covering=_flag(data, "covering", None),
         pending_draw=data.get("pending_draw", 0),
         clockwise=bool(_flag(data, "clockwise", True)),

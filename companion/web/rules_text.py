@@ -10,7 +10,7 @@ from typing import Any
 
 from flask_babel import force_locale, gettext
 
-from ..core.rules import OPTION_SPECS, RuleSet, OptionSpec, get_ruleset
+from ..core.rules import OPTION_SPECS, OptionSpec, RuleSet, get_ruleset
 from ..i18n import LANGUAGES
 
 

@@ -8,8 +8,9 @@ never disagree. Texts (events, card letters) are in the request's language;
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..core.series import PlayerStatus
 from ..i18n import gettext, ngettext

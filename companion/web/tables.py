@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, abort, jsonify, request
 
 from .. import house_rules, tables
 from ..core.errors import N_, RuleError
@@ -45,7 +45,13 @@ def authorize_table(table: tables.Table) -> None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if not header:
-        raise ApiError(401, "unauthorized", N_("Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”."))
+        raise ApiError(
+            401,
+            "unauthorized",
+            N_(
+                "Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”."
+            ),
+        )
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
     if not table.token_matches(token.strip()):
@@ -97,9 +103,14 @@ def chart(table: tables.Table, stats: list[PlayerStats], width: int = 340, heigh
     def y(v: int) -> float:
         return round(height - pad - (height - 2 * pad) * v / high, 1)
 
-    lines = [{"name": s.name, "colour": PALETTE[i % len(PALETTE)],
-              "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate([0, *s.lost_by_series]))}
-             for i, s in enumerate(stats)]
+    lines = [
+        {
+            "name": s.name,
+            "colour": PALETTE[i % len(PALETTE)],
+            "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate([0, *s.lost_by_series])),
+        }
+        for i, s in enumerate(stats)
+    ]
     return {"width": width, "height": height, "lines": lines, "high": high, "top_y": y(high), "series": count}
 
 
@@ -107,9 +118,19 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
     rows = []
     for n, game in enumerate(table.series, start=1):
         st = game.standings
-        rows.append({"n": n, "id": game.id, "date": game.row.created_at[:10], "players": ", ".join(game.setup.players),
-                     "ruleset": game.setup.ruleset.name[current_language()], "rounds": len(game.entries),
-                     "finished": st.finished, "losers": ", ".join(st.losers), "winner": st.winner})
+        rows.append(
+            {
+                "n": n,
+                "id": game.id,
+                "date": game.row.created_at[:10],
+                "players": ", ".join(game.setup.players),
+                "ruleset": game.setup.ruleset.name[current_language()],
+                "rounds": len(game.entries),
+                "finished": st.finished,
+                "losers": ", ".join(st.losers),
+                "winner": st.winner,
+            }
+        )
     return rows
 
 
@@ -119,13 +140,22 @@ def render_table(table: tables.Table, editor: Series | None, error: str | None =
     colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(stats)}
     view_url = public_url("tables.show", table_id=table.id)
     latest = table.series[-1] if table.series else None
-    context: dict[str, Any] = dict(
-        table=table, stats=order, colours=colours, chart=chart(table, stats), series=series_rows(table),
-        editor=editor, error=error, names=table.names(), merges=list(reversed(table.merges)),
-        view_url=view_url, view_qr=qr_svg(view_url), rules=rules_share(latest) if latest else None,
-        loser=order[0] if order and order[0].series_lost else None,
-        hands={s.name: " ".join(card_text(card_or_none(c)) for c in s.most_expensive_hand_cards) for s in stats},
-    )
+    context: dict[str, Any] = {
+        "table": table,
+        "stats": order,
+        "colours": colours,
+        "chart": chart(table, stats),
+        "series": series_rows(table),
+        "editor": editor,
+        "error": error,
+        "names": table.names(),
+        "merges": list(reversed(table.merges)),
+        "view_url": view_url,
+        "view_qr": qr_svg(view_url),
+        "rules": rules_share(latest) if latest else None,
+        "loser": order[0] if order and order[0].series_lost else None,
+        "hands": {s.name: " ".join(card_text(card_or_none(c)) for c in s.most_expensive_hand_cards) for s in stats},
+    }
     return page("table.html", status, **context)
 
 
@@ -196,8 +226,11 @@ def option_text(key: str, value: Any) -> str:
 
 def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
     """(label, value) of every option the table changed, in the start form's words."""
-    return [(str(gettext(spec.label)), option_text(spec.key, rules.changes[spec.key]))
-            for spec in OPTION_SPECS if spec.key in rules.changes]
+    return [
+        (str(gettext(spec.label)), option_text(spec.key, rules.changes[spec.key]))
+        for spec in OPTION_SPECS
+        if spec.key in rules.changes
+    ]
 
 
 def series_rules_lines(series: Series) -> list[tuple[str, str]]:
@@ -224,6 +257,11 @@ def house_rules_link(code: str) -> Any:
     if rules is None:
         abort(404)
     form = StartForm(ruleset=rules.ruleset.id, options=house_rules.form_options(rules.ruleset, rules.options))
-    return render_start(form, house_rules={"name": rules.ruleset.name[current_language()], "id": rules.ruleset.id,
-                                           "lines": rules_lines(rules)})
-
+    return render_start(
+        form,
+        house_rules={
+            "name": rules.ruleset.name[current_language()],
+            "id": rules.ruleset.id,
+            "lines": rules_lines(rules),
+        },
+    )

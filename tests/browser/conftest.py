@@ -9,8 +9,9 @@ import logging
 import os
 import socket
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server

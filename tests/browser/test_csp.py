@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-
 from test_scorekeeper import start_series, tap_round
 
 WATCH = """
@@ -42,11 +41,23 @@ def test_every_page_loads_under_the_csp_without_violations(new_page: Any, base_u
 
     series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
     seen.extend(f"start/share: {v}" for v in violations(page, console))
-    tap_round(page, "Аня", "девятка червей", {"Борис": ["десятка треф"], "Вера": ["дама пик"]})  # htmx preview + boosted save
+    tap_round(
+        page, "Аня", "девятка червей", {"Борис": ["десятка треф"], "Вера": ["дама пик"]}
+    )  # htmx preview + boosted save
     seen.extend(f"round: {v}" for v in violations(page, console))
-    for path in ["/", f"/series/{series_id}", f"/series/{series_id}/share", f"/series/{series_id}/round",
-                 f"/series/{series_id}/round/1", "/faq", "/faq?q=дама", "/referee", "/rules/igrafan",
-                 "/nope", "/?lang=en"]:
+    for path in [
+        "/",
+        f"/series/{series_id}",
+        f"/series/{series_id}/share",
+        f"/series/{series_id}/round",
+        f"/series/{series_id}/round/1",
+        "/faq",
+        "/faq?q=дама",
+        "/referee",
+        "/rules/igrafan",
+        "/nope",
+        "/?lang=en",
+    ]:
         visit(path)
     assert seen == []
     assert page.evaluate("document.documentElement.className") == "js"  # boot.js ran

@@ -41,7 +41,9 @@ def test_faq_finds_a_question_with_a_typo_as_you_type(new_page: Any, base_url: s
 
     # the address shown is the same page rendered by the server
     page.goto(page.url)
-    expect(page.locator("#faq-results .faq-item").first).to_have_attribute("href", re.compile(r"^/faq/spade-king-in-hand"))
+    expect(page.locator("#faq-results .faq-item").first).to_have_attribute(
+        "href", re.compile(r"^/faq/spade-king-in-hand")
+    )
 
 
 def test_referee_verdict_after_tapping_two_cards(new_page: Any, base_url: str) -> None:

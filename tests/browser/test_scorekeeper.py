@@ -52,7 +52,9 @@ def test_three_rounds_by_tapping_cards_give_the_right_totals(new_page: Any, base
                                                "Глеб": ["шестёрка червей"]})
     for player, expected in {"Аня": "-18", "Борис": "40", "Вера": "19", "Глеб": "30"}.items():
         expect(total(page, player)).to_have_text(expected)
-    expect(page.locator(".rounds tbody tr")).to_have_count(3 + 1)  # round 1 has an event line (queen finish, queens only)
+    expect(page.locator(".rounds tbody tr")).to_have_count(
+        3 + 1
+    )  # round 1 has an event line (queen finish, queens only)
 
 
 def test_live_points_and_greyed_cards_while_tapping(new_page: Any, base_url: str) -> None:

@@ -129,8 +129,14 @@ def delete_round(series_id: str, n: int) -> Response:
     try:
         series_service.delete_round(get_db(), series, n, if_match=whole(request.form.get("version", "")))
     except series_service.VersionConflict as conflict:
-        return render_series(conflict.series, status=409, message=gettext(
-            "Someone else saved first, so nothing was undone. Here is the fresh state; try again if you still want to."))
+        return render_series(
+            conflict.series,
+            status=409,
+            message=gettext(
+                "Someone else saved first, so nothing was undone. Here "
+                "is the fresh state; try again if you still want to."
+            ),
+        )
     except RuleError as error:
         return render_series(series, status=422, message=translate_error(error))
     return see_other("series.show", series_id=series.id)

@@ -25,13 +25,24 @@ def rulesets_view() -> list[dict[str, Any]]:
 
 
 def options_view(form: StartForm) -> list[dict[str, Any]]:
-    return [{"key": s.key, "kind": s.kind, "label": gettext(s.label),
-             "choices": [(str(c), gettext(s.choice_labels[i]) if s.choice_labels else str(c))
-                         for i, c in enumerate(s.choices)],
-             "yes_no": (gettext(s.choice_labels[1]), gettext(s.choice_labels[0])) if s.kind == "bool" and s.choice_labels
-             else (gettext("yes"), gettext("no")),
-             "min": s.minimum, "max": s.maximum, "value": form.options.get(s.key, ""),
-             "error": form.errors.get(f"opt-{s.key}")} for s in OPTION_SPECS]
+    return [
+        {
+            "key": s.key,
+            "kind": s.kind,
+            "label": gettext(s.label),
+            "choices": [
+                (str(c), gettext(s.choice_labels[i]) if s.choice_labels else str(c)) for i, c in enumerate(s.choices)
+            ],
+            "yes_no": (gettext(s.choice_labels[1]), gettext(s.choice_labels[0]))
+            if s.kind == "bool" and s.choice_labels
+            else (gettext("yes"), gettext("no")),
+            "min": s.minimum,
+            "max": s.maximum,
+            "value": form.options.get(s.key, ""),
+            "error": form.errors.get(f"opt-{s.key}"),
+        }
+        for s in OPTION_SPECS
+    ]
 
 
 def recent_view() -> list[dict[str, Any]]:
@@ -40,16 +51,29 @@ def recent_view() -> list[dict[str, Any]]:
     for series_id in recent_ids():
         series = series_service.load(db, series_id)
         if series is not None:
-            found.append({"id": series.id, "players": ", ".join(series.setup.players),
-                          "rounds": len(series.entries), "finished": series.standings.finished,
-                          "updated": series.row.updated_at})
+            found.append(
+                {
+                    "id": series.id,
+                    "players": ", ".join(series.setup.players),
+                    "rounds": len(series.entries),
+                    "finished": series.standings.finished,
+                    "updated": series.row.updated_at,
+                }
+            )
     return found
 
 
 def render_start(form: StartForm, status: int = 200, house_rules: dict[str, Any] | None = None) -> Response:
-    return page("start.html", status, form=form, rulesets=rulesets_view(), options=options_view(form),
-                recent=recent_view(), fold_open=any(k.startswith("opt-") for k in form.errors),
-                house_rules=house_rules)
+    return page(
+        "start.html",
+        status,
+        form=form,
+        rulesets=rulesets_view(),
+        options=options_view(form),
+        recent=recent_view(),
+        fold_open=any(k.startswith("opt-") for k in form.errors),
+        house_rules=house_rules,
+    )
 
 
 @bp.get("/")
@@ -59,8 +83,11 @@ def start() -> Response:
     if again:
         series = series_service.load(get_db(), again)
         if series is not None:  # the same players and rules, house options included
-            form = StartForm(list(series.setup.players), series.setup.ruleset.id,
-                             house_rules.form_options(series.setup.ruleset, series.setup.options))
+            form = StartForm(
+                list(series.setup.players),
+                series.setup.ruleset.id,
+                house_rules.form_options(series.setup.ruleset, series.setup.options),
+            )
     return render_start(form)
 
 
@@ -89,6 +116,7 @@ def create() -> Response:
 def again(series_id: str) -> Response:
     """New series, same players and rules; the first starter is drawn by lot."""
     old = editable_or_403(series_id)
-    series, token = series_service.create(get_db(), list(old.setup.players), old.setup.ruleset.id,
-                                          old.row.options or None, table_id=old.row.table_id)
+    series, token = series_service.create(
+        get_db(), list(old.setup.players), old.setup.ruleset.id, old.row.options or None, table_id=old.row.table_id
+    )
     return as_editor(see_other("play.share", series_id=series.id), series, token)

@@ -7,10 +7,10 @@ from flask import Response, redirect, request, url_for
 from ...core.rules import RULESETS
 from ..cards import GRID_SUITS, card_grid, card_text, suit_name
 from ..pages import PAGE_VARY, is_fragment, page
+from ..rules_text import house_rules
 from . import bp
 from .question import RefereeQuestion
-from ..rules_text import house_rules
-from .ruleset_choice import ruleset_name, rules_query
+from .ruleset_choice import rules_query, ruleset_name
 from .verdict import verdict_view
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from ...core.cards import Card, Rank, Suit
 from ...core.errors import RuleError
@@ -12,7 +12,7 @@ from ...core.rules import RuleSet
 from ...i18n import gettext
 from ...series_service import Series
 from ..cards import card_or_none, suit_or_none
-from .ruleset_choice import ruleset_in_force, rules_query
+from .ruleset_choice import rules_query, ruleset_in_force
 from .verdict import rule_message
 
 

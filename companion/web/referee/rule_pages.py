@@ -6,10 +6,10 @@ from flask import Response, abort, request
 
 from ...core.rules import DEFAULT_RULESET, RULESETS
 from ..pages import page
-from . import bp
 from ..rules_text import house_rules
+from . import bp
 from .rule_prose import CARD_KEYS, NO_EFFECT, differences, points_table, rule_sections
-from .ruleset_choice import ruleset_in_force, ruleset_name, rules_query
+from .ruleset_choice import rules_query, ruleset_in_force, ruleset_name
 
 
 @bp.get("/rules")
