@@ -16,9 +16,9 @@ import math
 from typing import Any
 
 from flask import Flask, Response
-from flask_babel import gettext
 
 from .core.errors import N_, Msg
+from .i18n import gettext
 
 MAX_DEPTH = 32
 MAX_INT = 1_000_000

@@ -139,7 +139,7 @@ def _categories(rule_path: str, methods: set[str]) -> list[tuple[str, list[str]]
 def apply_limits(app: Flask, limiter: Limiter) -> None:
     """Put the limits on every view they concern (by URL, so renamed endpoints keep them)."""
     for rule in list(app.url_map.iter_rules()):
-        view = app.view_functions.get(rule.endpoint)
+        view: Any = app.view_functions.get(rule.endpoint)
         if view is None:
             continue
         for key, methods in _categories(rule.rule, set(rule.methods or ())):

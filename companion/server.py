@@ -36,7 +36,7 @@ def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[
         hostname = socket.gethostname()
         names += [hostname, f"{hostname}.local", socket.getfqdn(), *LOOPBACK_NAMES]
         with contextlib.suppress(OSError):
-            names += [info[4][0] for info in socket.getaddrinfo(hostname, None)]
+            names += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
     else:
         names.append(host.strip("[]"))
         if host in LOOPBACK_NAMES or host.startswith("127."):

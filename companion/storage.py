@@ -24,9 +24,14 @@ from flask import Flask, current_app, has_app_context
 migrations = sqlite_utils.Migrations("companion")
 
 
+def dumps(data: Any) -> str:
+    """JSON as stored: UTF-8 text, Cyrillic names readable."""
+    return json.dumps(data, ensure_ascii=False)
+
+
 @migrations()
 def m001_series_and_rounds(db: sqlite_utils.Database) -> None:
-    db["series"].create(
+    db.table("series").create(
         {
             "id": str, "ruleset": str, "options": str, "players": str, "starter": str,
             "starter_drawn": int, "edit_token_hash": str, "version": int,
@@ -34,17 +39,17 @@ def m001_series_and_rounds(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["rounds"].create(
+    db.table("rounds").create(
         {"series_id": str, "n": int, "data": str, "created_at": str, "updated_at": str},
         pk=("series_id", "n"),
         foreign_keys=[("series_id", "series", "id")],
     )
-    db["round_history"].create(
+    db.table("round_history").create(
         {"id": int, "series_id": str, "n": int, "action": str, "data": str, "new_data": str, "at": str},
         pk="id",
         foreign_keys=[("series_id", "series", "id")],
     )
-    db["round_history"].create_index(["series_id", "id"])
+    db.table("round_history").create_index(["series_id", "id"])
 
 
 @migrations()
@@ -54,25 +59,25 @@ def m002_tables_and_shared_rules(db: sqlite_utils.Database) -> None:
     Every series belongs to a table; each series stored before this migration
     becomes the only series of a table of its own.
     """
-    db["tables"].create({"id": str, "created_at": str}, pk="id")
-    db["series"].add_column("table_id", str)
+    db.table("tables").create({"id": str, "created_at": str}, pk="id")
+    db.table("series").add_column("table_id", str)
     for row in list(db.query("select id, created_at from series")):
         table_id = secrets.token_urlsafe(9)
-        db["tables"].insert({"id": table_id, "created_at": row["created_at"]})
+        db.table("tables").insert({"id": table_id, "created_at": row["created_at"]})
         db.execute("update series set table_id = ? where id = ?", [table_id, row["id"]])
-    db["series"].create_index(["table_id", "created_at"])
-    db["name_merges"].create(
+    db.table("series").create_index(["table_id", "created_at"])
+    db.table("name_merges").create(
         {"id": int, "table_id": str, "from_name": str, "into_name": str, "at": str, "undone_at": str},
         pk="id", foreign_keys=[("table_id", "tables", "id")],
     )
-    db["name_merges"].create_index(["table_id", "id"])
-    db["shared_rules"].create({"id": str, "ruleset": str, "options": str, "created_at": str}, pk="id")
+    db.table("name_merges").create_index(["table_id", "id"])
+    db.table("shared_rules").create({"id": str, "ruleset": str, "options": str, "created_at": str}, pk="id")
 
 
 @migrations()
 def m003_idempotency_keys(db: sqlite_utils.Database) -> None:
     """Idempotency-Key of a write, stored in the write's own transaction, and the answer it got."""
-    db["idempotency_keys"].create(
+    db.table("idempotency_keys").create(
         {"series_id": str, "key": str, "request_hash": str, "status": int, "body": str, "at": str},
         pk=("series_id", "key"), foreign_keys=[("series_id", "series", "id")],
     )
@@ -242,12 +247,11 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
     series_id = secrets.token_urlsafe(9)  # 72 bits
     token = secrets.token_urlsafe(24)  # 192 bits
     stamp = now()
-    dumps = lambda data: json.dumps(data, ensure_ascii=False)  # noqa: E731
     with db.atomic():
         if table_id is None:
             table_id = secrets.token_urlsafe(9)
-            db["tables"].insert({"id": table_id, "created_at": stamp})
-        db["series"].insert({"table_id": table_id,
+            db.table("tables").insert({"id": table_id, "created_at": stamp})
+        db.table("series").insert({"table_id": table_id,
             "id": series_id, "ruleset": ruleset, "options": json.dumps(options, ensure_ascii=False),
             "players": json.dumps(players, ensure_ascii=False), "starter": starter,
             "starter_drawn": int(starter_drawn), "edit_token_hash": hash_token(token), "version": 1,
@@ -309,7 +313,6 @@ def save_rounds(
     """
     stamp = now()
     old = series.rounds
-    dumps = lambda data: json.dumps(data, ensure_ascii=False)  # noqa: E731
     with db.atomic():
         cursor = db.execute(
             "update series set version = version + 1, updated_at = ? where id = ? and version = ?",

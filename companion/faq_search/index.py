@@ -147,9 +147,9 @@ class FaqSearch:
                 )
         n = max(1, len(self.entries))
         df: dict[str, int] = {}
-        for mine in self.entry_tokens.values():
-            for t in mine:
-                df[t] = df.get(t, 0) + 1
+        for entry_tokens in self.entry_tokens.values():
+            for token in entry_tokens:
+                df[token] = df.get(token, 0) + 1
         self.idf = {t: math.log(1 + n / d) for t, d in df.items()}
         self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
         known_words = set(surface) | self.vocab.words | set(cards.word_forms())

@@ -28,7 +28,7 @@ def is_fragment() -> bool:
 
 def see_other(endpoint: str, **values: Any) -> Response:
     """303 to another page (after a POST, or a GET fall-back)."""
-    return redirect(url_for(endpoint, **values), code=303)
+    return make_response(redirect(url_for(endpoint, **values), code=303))
 
 
 def load_or_404(series_id: str) -> series_service.Series:

@@ -8,19 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import force_locale, gettext
-
 from ..core.rules import OPTION_SPECS, OptionSpec, RuleSet, get_ruleset
-from ..i18n import LANGUAGES
+from ..i18n import gettext, in_both_languages
 
 
 def both_languages(message: str) -> dict[str, str]:
-    """A message id in every language of the app, e.g. for the JSON API."""
-    texts = {}
-    for lang in LANGUAGES:
-        with force_locale(lang):
-            texts[lang] = gettext(message)
-    return texts
+    """A message id in every language of the app, e.g. for the JSON API (from the catalogs)."""
+    return in_both_languages(message)
 
 
 def option_spec_json(spec: OptionSpec) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from flask import Blueprint, abort, jsonify, request
 
 from .. import house_rules, tables
 from ..core.errors import N_, RuleError
-from ..core.rules import OPTION_SPECS
+from ..core.rules import OPTION_SPECS, get_ruleset
 from ..core.stats import PlayerStats, ranked
 from ..i18n import current_language, gettext, translate_error
 from ..series_service import Series
@@ -235,7 +235,7 @@ def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
 
 def series_rules_lines(series: Series) -> list[tuple[str, str]]:
     """The options a series changed from its rule set, in words (nothing stored)."""
-    ruleset = house_rules.get_ruleset(series.setup.ruleset.id)
+    ruleset = get_ruleset(series.setup.ruleset.id)
     changes = house_rules.changed_options(ruleset, series.setup.options)
     return rules_lines(house_rules.HouseRules(house_rules.code_of(ruleset.id, changes), ruleset, changes))
 

@@ -46,7 +46,7 @@ class StartForm:
         self.starter = "lot"
 
     def chosen_starter(self) -> str | None:
-        i = whole(self.starter, -1)
+        i: int = whole(self.starter, -1)
         if 0 <= i < len(self.names) and self.names[i].strip():
             return self.names[i]
         return None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, redirect, request, url_for
+from typing import Any
+
+from flask import Response, make_response, redirect, request, url_for
 
 from ...core.rules import RULESETS
 from ..cards import GRID_SUITS, card_grid, card_text, suit_name
@@ -18,12 +20,13 @@ from .verdict import verdict_view
 def referee_page() -> Response:
     if request.method == "POST":  # a form posted without JavaScript: the same question as a shareable GET
         q = RefereeQuestion.read(request.form)
-        response = redirect(url_for("referee.referee_page", **q.query()), code=303)
+        query: dict[str, Any] = q.query()
+        response = make_response(redirect(url_for("referee.referee_page", **query), code=303))
         response.headers["Vary"] = PAGE_VARY
         return response
     q = RefereeQuestion.read(request.args)
     verdict, prompt = q.check()
-    context = {
+    context: dict[str, Any] = {
         "q": q, "verdict": verdict_view(verdict, q.players, q.ruleset.id) if verdict else None, "prompt": prompt,
         "sets": list(RULESETS.values()), "names": ruleset_name,
         "player_counts": range(q.ruleset.min_players, q.ruleset.most_players + 1),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Response, abort, request
 
@@ -78,7 +79,7 @@ def faq_page() -> Response:
     rs = ruleset_arg(request.args.get("ruleset"))
     ruleset = rs.id if rs else None
     results = [FaqItem.of(r.entry, ruleset) for r in faq_search.search(q, ruleset=ruleset)] if q else []
-    context = {"q": q, "ruleset": rs, "results": results,
+    context: dict[str, Any] = {"q": q, "ruleset": rs, "results": results,
                "groups": [] if q else grouped_entries(ruleset)}
     if is_fragment():
         return page("_faq_results.html", **context)
