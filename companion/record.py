@@ -22,7 +22,7 @@ from .core.series import RoundInput, SeriesSetup, replay
 
 FORMAT = "sto-odno-series"
 FORMAT_VERSION = 1
-ACTIONS = ("add", "edit", "delete")
+ACTIONS = ("add", "edit", "delete", "restore")
 # The fields that differ between a series and its imported copy.
 VOLATILE = ("id", "view_url", "exported_at", "created_at")
 
@@ -129,9 +129,9 @@ def read_history(data: Mapping[str, Any], rounds: list[Any]) -> list[dict[str, A
         for value in (before, after):
             if value is not None and not isinstance(value, Mapping):
                 raise FormatError(N_("Change %(i)s of the history: “before” and “after” are rounds or null."), i=i)
-        fits = (action == "add" and n == len(state) + 1 and after is not None) or (
-            action != "add" and 1 <= n <= len(state) and (after is not None) == (action == "edit")
-        )
+        fits = (action == "add" and n == len(state) + 1 and after is not None) or \
+               (action == "restore" and 1 <= n <= len(state) + 1 and after is not None) or \
+               (action in ("edit", "delete") and 1 <= n <= len(state) and (after is not None) == (action == "edit"))
         if not fits:
             raise ImportRefused(
                 N_("Change %(i)s of the history (%(action)s round %(n)s) does not fit the rounds before it."),
@@ -141,6 +141,8 @@ def read_history(data: Mapping[str, Any], rounds: list[Any]) -> list[dict[str, A
             )
         if action == "add":
             state.append(after)
+        elif action == "restore":  # a removed round put back at its place
+            state.insert(n - 1, after)
         elif action == "edit":
             state[n - 1] = after
         else:

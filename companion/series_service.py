@@ -151,6 +151,8 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
         stored = list(series.row.rounds)  # unchanged rounds keep their stored JSON as is
         if action == "delete":
             del stored[n - 1]
+        elif action == "restore":
+            stored.insert(n - 1, entries[n - 1].to_json())
         else:
             stored[n - 1:n] = [entries[n - 1].to_json()]
         row = storage.save_rounds(db, series.row, stored, action=action, n=n, idempotency=idempotency)
@@ -195,6 +197,17 @@ def delete_round(db: sqlite_utils.Database, series: Series, n: int, if_match: in
     entries = list(series.entries)
     del entries[n - 1]
     return _store(db, series, entries, action="delete", n=n, if_match=if_match, idempotency=idempotency)
+
+
+def restore_round(db: sqlite_utils.Database, series: Series, n: int, data: Any,
+                  idempotency: tuple[str, str] | None = None) -> Series:
+    """Put a removed round back as round n (the rounds after it move up by one); checked like any change."""
+    check_room(series)
+    entry = RoundInput.from_json(data, series.setup)
+    entries = list(series.entries)
+    n = min(n, len(entries) + 1)
+    entries.insert(n - 1, entry)
+    return _store(db, series, entries, action="restore", n=n, if_match=None, idempotency=idempotency)
 
 
 def same_round(series: Series, n: int | None, stored: Any) -> bool:

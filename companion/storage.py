@@ -341,14 +341,8 @@ def save_rounds(
             db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
         db.execute(
             "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
-            [
-                series.id,
-                n,
-                action,
-                dumps(old[n - 1]) if n <= len(old) else None,
-                dumps(new_rounds[n - 1]) if action != "delete" else None,
-                stamp,
-            ],
+            [series.id, n, action, dumps(old[n - 1]) if n <= len(old) and action != "restore" else None,
+             dumps(new_rounds[n - 1]) if action != "delete" else None, stamp],
         )
     _note_write_ok()
     return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)

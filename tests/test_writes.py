@@ -229,3 +229,27 @@ def test_an_import_beyond_max_rounds_is_refused(client: FlaskClient, series: dic
     response = client.post("/api/v1/series/import", json=document, headers={"Accept-Language": "en"})
     assert response.status_code == 422
     assert "at most 2 rounds; this file has 3" in response.get_json()["error"]["message"]
+
+
+def test_a_removed_round_is_restored_once_in_place_and_the_export_still_imports(client: FlaskClient) -> None:
+    series_id = form_series(client)
+    for card in ("9h", "8h", "7h"):
+        client.post(f"/series/{series_id}/round", data={"winner": "0", "finishing_card": card, "hand-1": ["10c"]})
+    before = rounds_of(client, series_id)
+    version = client.get(f"/api/v1/series/{series_id}").get_json()["version"]
+    assert client.post(f"/series/{series_id}/round/2/delete", data={"version": str(version)}).status_code == 303
+    page = client.get(f"/series/{series_id}").get_data(as_text=True)
+    assert "Вернуть раунд 2" in page
+    action = page.split('action="')[1:]
+    restore = next(a.split('"')[0] for a in action if a.split('"')[0].endswith("/restore"))
+    assert client.post(restore).status_code == 303
+    assert client.post(restore).status_code == 303  # a second tap: nothing more
+    after = rounds_of(client, series_id)
+    assert [r["finishing_card"] for r in after] == [r["finishing_card"] for r in before]  # back at its place
+    history = client.get(f"/api/v1/series/{series_id}/history").get_json()["history"]
+    assert [h["action"] for h in history] == ["add", "add", "add", "delete", "restore"]
+    assert "Вернуть раунд 2" not in client.get(f"/series/{series_id}").get_data(as_text=True)
+    document = client.get(f"/api/v1/series/{series_id}/export").get_json()
+    imported = client.post("/api/v1/series/import", json=document)
+    assert imported.status_code == 201, imported.get_json()
+    assert len(imported.get_json()["rounds"]) == 3

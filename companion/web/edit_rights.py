@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response, abort, request
 
 from ..series_service import Series
+from ..storage import SeriesRow
 from .pages import load_or_404
 
 EDIT_COOKIE_DAYS = 400
@@ -16,8 +17,13 @@ def edit_cookie(series_id: str) -> str:
 
 def can_edit(series: Series) -> bool:
     """True when this phone holds the series' edit token (set by the edit link)."""
-    token = request.cookies.get(edit_cookie(series.id))
-    return bool(token) and series.row.token_matches(token or "")
+    return can_edit_row(series.row)
+
+
+def can_edit_row(row: SeriesRow) -> bool:
+    """`can_edit` from the stored row alone (an idle poll never loads the rounds)."""
+    token = request.cookies.get(edit_cookie(row.id))
+    return bool(token) and row.token_matches(token or "")
 
 
 def grant_edit(response: Response, series_id: str, token: str) -> None:

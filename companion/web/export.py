@@ -57,19 +57,11 @@ def corrections(series: Series) -> list[dict[str, Any]]:
     for h in round_history(get_db(), series.id):
         if h["action"] == "add":
             continue
-        text = (
-            gettext("Round %(n)s changed", n=h["n"])
-            if h["action"] == "edit"
-            else gettext("Round %(n)s removed", n=h["n"])
-        )
-        rows.append(
-            {
-                "text": text,
-                "at": h["at"],
-                "before": round_summary(h["before"]),
-                "after": round_summary(h["after"]) if h["after"] else None,
-            }
-        )
+        text = {"edit": gettext("Round %(n)s changed", n=h["n"]),
+                "restore": gettext("Round %(n)s brought back", n=h["n"])}.get(
+            h["action"], gettext("Round %(n)s removed", n=h["n"]))
+        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]) if h["before"] else "—",
+                     "after": round_summary(h["after"]) if h["after"] else None})
     return rows
 
 

@@ -8,13 +8,13 @@ an idle phone gets 304 and no body.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, abort
 
 from ..i18n import current_language
 from ..series_service import Series
-from ..storage import get_db, round_history
+from ..storage import SeriesRow, get_db, load_series, round_history
 from .conditional import conditional
-from .edit_rights import can_edit
+from .edit_rights import can_edit, can_edit_row
 from .pages import is_fragment, load_or_404, page
 from .recent import remember_recent
 from .series_view import history_view, series_view
@@ -24,9 +24,11 @@ bp = Blueprint("series", __name__)
 SERIES_HEADERS = {"Vary": "HX-Request, HX-Boosted, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
 
 
-def standings_etag(series: Series, fragment: bool) -> str:
-    """Series version, language, editor or reader, fragment or page: what the answer depends on."""
-    return f"v{series.version}-{current_language()}-{'e' if can_edit(series) else 'r'}-{'f' if fragment else 'p'}"
+def standings_etag(row: SeriesRow, fragment: bool) -> str:
+    """Series version, language, editor or reader, fragment or page: what the answer depends on.
+
+    Made from the stored row alone, so an idle poll is answered 304 without loading or replaying the rounds."""
+    return f"v{row.version}-{current_language()}-{'e' if can_edit_row(row) else 'r'}-{'f' if fragment else 'p'}"
 
 
 def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
@@ -36,7 +38,7 @@ def render_series(series: Series, status: int = 200, message: str | None = None)
         template, status, vary=SERIES_HEADERS["Vary"],
         game=series, standings=series.standings, view=series_view(series), editor=can_edit(series),
         history=history_view(round_history(get_db(), series.id)), message=message,
-        poll_etag=f'W/"{standings_etag(series, True)}"',
+        poll_etag=f'W/"{standings_etag(series.row, True)}"',
     )
     response.headers.update(SERIES_HEADERS)
     return response
@@ -44,11 +46,14 @@ def render_series(series: Series, status: int = 200, message: str | None = None)
 
 @bp.get("/series/<series_id>")
 def show(series_id: str) -> Response:
-    series = load_or_404(series_id)
+    row = load_series(get_db(), series_id, with_rounds=False)  # one small query; the rounds only if rendering
+    if row is None:
+        abort(404)
 
     def render() -> Response:
+        series = load_or_404(series_id)
         response = render_series(series)
         remember_recent(response, series.id)
         return response
 
-    return conditional(standings_etag(series, is_fragment()), render, weak=True, headers=SERIES_HEADERS)
+    return conditional(standings_etag(row, is_fragment()), render, weak=True, headers=SERIES_HEADERS)

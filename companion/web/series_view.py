@@ -199,13 +199,25 @@ def round_summary(data: Mapping[str, Any] | None) -> str:
 
 
 def history_view(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Corrections only (edits and removals), newest first."""
+    """Corrections only (edits, removals, restorations), newest first; a removal not yet brought back
+    is `restorable` by its change number (`change`, 1-based in the whole history)."""
     rows = []
-    for h in entries:
+    for change, h in enumerate(entries, start=1):
         if h["action"] == "add":
             continue
-        text = (gettext("Round %(n)s changed", n=h["n"]) if h["action"] == "edit"
-                else gettext("Round %(n)s removed", n=h["n"]))
-        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]),
-                     "after": round_summary(h["after"]) if h["after"] else None})
+        text = {"edit": gettext("Round %(n)s changed", n=h["n"]),
+                "restore": gettext("Round %(n)s brought back", n=h["n"])}.get(
+            h["action"], gettext("Round %(n)s removed", n=h["n"]))
+        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]) if h["before"] else "—",
+                     "after": round_summary(h["after"]) if h["after"] else None, "change": change, "n": h["n"],
+                     "restorable": h["action"] == "delete" and restoration_of(entries, change) is None})
     return list(reversed(rows))
+
+
+def restoration_of(entries: Sequence[Mapping[str, Any]], change: int) -> int | None:
+    """The change number that brought removal `change` back, if any."""
+    removed = entries[change - 1]
+    for later, h in enumerate(entries[change:], start=change + 1):
+        if h["action"] == "restore" and h["n"] == removed["n"] and h["after"] == removed["before"]:
+            return later
+    return None

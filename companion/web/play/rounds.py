@@ -10,13 +10,13 @@ from ... import series_service, storage
 from ...core.errors import RuleError
 from ...i18n import gettext, translate_error
 from ...series_service import Series
-from ...storage import get_db
+from ...storage import get_db, round_history
 from .. import idempotency
 from ..cards import card_grid
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
 from ..series import render_series
-from ..series_view import PALETTE, series_view
+from ..series_view import PALETTE, restoration_of, series_view
 from . import bp
 from .form_values import whole
 from .round_form import RoundForm, error_field
@@ -140,3 +140,31 @@ def delete_round(series_id: str, n: int) -> Response:
     except RuleError as error:
         return render_series(series, status=422, message=translate_error(error))
     return see_other("series.show", series_id=series.id)
+
+
+@bp.post("/series/<series_id>/history/<int:change>/restore")
+def restore_round(series_id: str, change: int) -> Response:
+    """One tap in the correction history brings a removed round back where it was."""
+    series = editable_or_403(series_id)
+    entries = round_history(get_db(), series.id)
+    if not 1 <= change <= len(entries) or entries[change - 1]["action"] != "delete":
+        abort(404)
+    if restoration_of(entries, change) is not None:  # already back (a double tap): the same answer
+        return see_other("series.show", series_id=series.id)
+    removed = entries[change - 1]
+    once = (f"restore-{change}", "restore")  # two taps racing each other restore it once
+    try:
+        idempotency.apply(series, lambda s, _v, k: series_service.restore_round(get_db(), s, removed["n"],
+                                                                                removed["before"], k),
+                          expected=None, key=once)
+    except storage.DuplicateKey:
+        pass  # the other tap restored it a moment ago
+    except RuleError as error:
+        return render_series(series, status=422, message=translate_error(error))
+    return see_other("series.show", series_id=series.id)
+
+
+@bp.get("/series/<series_id>/history/<int:change>/restore")
+def restore_get(series_id: str, change: int) -> Response:
+    """A page rendered after the POST links back to its own address (the language switch): show the series."""
+    return see_other("series.show", series_id=series_id)
