@@ -144,7 +144,7 @@ def apply_limits(app: Flask, limiter: Limiter) -> None:
             continue
         for key, methods in _categories(rule.rule, set(rule.methods or ())):
             scope = key.removeprefix("RATELIMIT_").lower()
-            view = limiter.shared_limit(_limit(key), scope=scope, methods=methods)(view)  # type: ignore[assignment]
+            view = limiter.shared_limit(_limit(key), scope=scope, methods=methods)(view)
         app.view_functions[rule.endpoint] = view
 
 

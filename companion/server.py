@@ -59,8 +59,8 @@ def _keep_alive_channel() -> Any:
     waitress drops the Content-Length of a 304 (as it must) and then, finding no
     length, closes the connection; a 304 has no body, so there is nothing to
     delimit and HTTP/1.1 keep-alive is safe."""
-    from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
-    from waitress.task import WSGITask  # type: ignore[import-untyped]
+    from waitress.channel import HTTPChannel
+    from waitress.task import WSGITask
 
     class KeepAlive304Task(WSGITask):  # type: ignore[misc]
         def set_close_on_finish(self) -> None:
@@ -112,7 +112,7 @@ def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str
 
 
 def run_waitress(app: Flask, host: str, port: int, threads: int) -> None:
-    from waitress.server import create_server  # type: ignore[import-untyped]
+    from waitress.server import create_server
 
     server = create_server(app, **waitress_options(app, host, port, threads))
     server.channel_class = _keep_alive_channel()
@@ -140,7 +140,7 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -
             "companion: --workers needs gunicorn, which does not run on Windows; "
             "leave --workers out to serve with waitress"
         )
-    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
+    from gunicorn.app.base import BaseApplication
 
     files = raise_file_limit()
 
