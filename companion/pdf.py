@@ -11,6 +11,7 @@ A render takes about a second of CPU and tens of megabytes, so:
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
@@ -30,6 +31,18 @@ class RenderBusy(Exception):
     """Every render slot is taken: the view answers 503 with Retry-After (RETRY_AFTER_SECONDS)."""
 
 
+@functools.lru_cache(maxsize=16)
+def _decompressed_font(path: Path, _mtime: int) -> bytes:
+    """A WOFF2 font as plain TrueType: WeasyPrint would otherwise decompress it in every render."""
+    from io import BytesIO
+
+    from fontTools.ttLib import woff2
+
+    out = BytesIO()
+    woff2.decompress(BytesIO(path.read_bytes()), out)
+    return out.getvalue()
+
+
 def _static_fetcher_class() -> Any:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -47,6 +60,8 @@ def _static_fetcher_class() -> Any:
             path = Path(unquote(parts.path)).resolve()
             if not path.is_relative_to(self.root) or not path.is_file():
                 raise ValueError(f"not a static file of the app: {url}")
+            if path.suffix == ".woff2":  # decompressed once per process, not in every render
+                return URLFetcherResponse(path.as_uri(), _decompressed_font(path, path.stat().st_mtime_ns))
             return URLFetcherResponse(path.as_uri(), path.read_bytes())
 
     return StaticOnlyFetcher

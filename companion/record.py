@@ -11,7 +11,7 @@ except `id`, `view_url`, `exported_at` and `created_at`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlite_utils
@@ -189,3 +189,79 @@ def import_document(
     series = series_service.load(db, series_id)
     assert series is not None
     return series, token
+
+
+# -- a whole table: its series, oldest first, and its name merges ---------------------------
+
+TABLE_FORMAT = "sto-odno-table"
+TABLE_VOLATILE = ("id", "view_url", "exported_at")
+
+
+def export_table(db: sqlite_utils.Database, table: Any, view_url: str,
+                 series_url: Callable[[str], str]) -> dict[str, Any]:
+    """`table` is a `tables.Table`; each series is exported as by `export_document`."""
+    return {
+        "format": TABLE_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "id": table.id,
+        "view_url": view_url,
+        "exported_at": storage.now(),
+        "series": [export_document(db, s, series_url(s.id)) for s in table.series],
+        "merges": [{"from": m.from_name, "into": m.into_name, "at": m.at, "undone_at": m.undone_at}
+                   for m in table.merges],
+    }
+
+
+def comparable_table(document: Mapping[str, Any]) -> dict[str, Any]:
+    kept = {k: v for k, v in document.items() if k not in TABLE_VOLATILE}
+    kept["series"] = [comparable(s) for s in document.get("series", [])]
+    return kept
+
+
+def _check_merges(merges: Any, names: set[str]) -> list[dict[str, Any]]:
+    if not isinstance(merges, list):
+        raise FormatError(N_("“merges” must be a list of {\"from\", \"into\", \"at\", \"undone_at\"}."))
+    checked = []
+    for i, m in enumerate(merges, start=1):
+        if not (isinstance(m, Mapping) and isinstance(m.get("from"), str) and isinstance(m.get("into"), str)
+                and isinstance(m.get("at"), str) and (m.get("undone_at") is None or isinstance(m.get("undone_at"), str))):
+            raise FormatError(N_("Merge %(i)s must be {\"from\", \"into\", \"at\", \"undone_at\"} with names and times."), i=i)
+        for name in (m["from"], m["into"]):
+            if name not in names:
+                raise ImportRefused(N_("Merge %(i)s names “%(name)s”, who plays in none of the file's series."),
+                                    i=i, name=name)
+        checked.append({"from": m["from"], "into": m["into"], "at": m["at"], "undone_at": m.get("undone_at")})
+    return checked
+
+
+def import_table(db: sqlite_utils.Database, data: Any) -> tuple[str, list[tuple[series_service.Series, str]]]:
+    """Check every series of the document, then store them as one new table; (table id, [(series, token)])."""
+    if not isinstance(data, Mapping) or data.get("format") != TABLE_FORMAT:
+        raise ImportRefused(N_("This is not a table file of this app: “format” must be “%(format)s”."), format=TABLE_FORMAT)
+    version = data.get("format_version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise ImportRefused(
+            N_("The file is in format version %(version)s; this app reads version %(known)s. Export the series again from this app."),
+            version=str(version), known=FORMAT_VERSION)
+    documents = data.get("series")
+    if not isinstance(documents, list) or not documents:
+        raise FormatError(N_("“series” must be a list of the table's series (at least one)."))
+    names: set[str] = set()
+    for k, doc in enumerate(documents, start=1):  # everything checked before anything is stored
+        try:
+            checked = _check_header(doc)
+            setup = SeriesSetup.create(checked["players"], checked.get("ruleset"), checked.get("options"),
+                                       checked.get("starter"))
+            read_rounds(checked, setup)
+            read_history(checked, list(checked["rounds"]))
+        except RuleError as error:
+            raise ImportRefused(N_("Series %(k)s: %(reason)s"), k=k, reason=error) from error
+        names.update(setup.players)
+    merges = _check_merges(data.get("merges", []), names)
+    with db.atomic():
+        table_id = storage.new_table(db)
+        stored = [import_document(db, doc, table_id) for doc in documents]
+        for m in merges:
+            db.execute("insert into name_merges (table_id, from_name, into_name, at, undone_at) values (?, ?, ?, ?, ?)",
+                       [table_id, m["from"], m["into"], m["at"], m["undone_at"]])
+    return table_id, stored

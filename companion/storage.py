@@ -235,6 +235,13 @@ class SeriesRow:
         return secrets.compare_digest(self.edit_token_hash, hash_token(token))
 
 
+def new_table(db: sqlite_utils.Database, stamp: str | None = None) -> str:
+    """Store a new, empty table; returns its id."""
+    table_id = secrets.token_urlsafe(9)  # 72 bits
+    db.table("tables").insert({"id": table_id, "created_at": stamp or now()})
+    return table_id
+
+
 def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str, Any], players: list[str],
                   starter: str, starter_drawn: bool, table_id: str | None = None,
                   rounds: list[dict[str, Any]] | None = None,
@@ -249,8 +256,7 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
     stamp = now()
     with db.atomic():
         if table_id is None:
-            table_id = secrets.token_urlsafe(9)
-            db.table("tables").insert({"id": table_id, "created_at": stamp})
+            table_id = new_table(db, stamp)
         db.table("series").insert({"table_id": table_id,
             "id": series_id, "ruleset": ruleset, "options": json.dumps(options, ensure_ascii=False),
             "players": json.dumps(players, ensure_ascii=False), "starter": starter,

@@ -221,3 +221,59 @@ def test_export_download_and_unknown_series(client: FlaskClient, series: dict[st
     assert response.headers["Content-Disposition"].startswith('attachment; filename="sto-odno-')
     assert response.headers["Content-Disposition"].endswith('-anya-boris-vera.json"')
     assert client.get("/api/v1/series/nope/export").status_code == 404
+
+
+# -- a whole table -------------------------------------------------------------------------
+
+
+def test_a_table_survives_export_and_import_with_the_same_statistics(client: FlaskClient, series: dict[str, Any]) -> None:
+    from companion.record import comparable_table
+
+    played(client, series)  # Вера lost
+    second = client.post("/api/v1/series", json={"after": series["id"], "players": ["Аня", "Боря", "Вера"],
+                                                 "starter": "Аня"}, headers=auth(series)).get_json()
+    add = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Боря": 70, "Вера": 3}}
+    for _ in range(2):
+        client.post(f"/api/v1/series/{second['id']}/rounds", json=add, headers=auth(second))
+    table_url = f"/api/v1/tables/{series['table']}"
+    assert client.post(f"{table_url}/merges", json={"from": "Боря", "into": "Борис"}, headers=auth(second)).status_code == 201
+    stats = client.get(table_url).get_json()
+    first = client.get(f"{table_url}/export").get_json()
+    assert first["format"] == "sto-odno-table" and len(first["series"]) == 2 and first["merges"][0]["from"] == "Боря"
+
+    response = client.post("/api/v1/tables/import", json=first)
+    assert response.status_code == 201
+    body = response.get_json()
+    copy_id = body["table"]["id"]
+    assert copy_id != series["table"] and len(body["series"]) == 2 and all(s["edit_token"] for s in body["series"])
+    assert body["table"]["players"] == stats["players"]
+    assert comparable_table(client.get(f"/api/v1/tables/{copy_id}/export").get_json()) == comparable_table(first)
+    # the copy's tokens edit the copy's table (undo the merge there, not here)
+    merge_id = client.get(f"/api/v1/tables/{copy_id}/merges").get_json()["merges"][0]["id"]
+    token = {"Authorization": f"Bearer {body['series'][0]['edit_token']}"}
+    assert client.delete(f"/api/v1/tables/{copy_id}/merges/{merge_id}", headers=token).status_code == 200
+    assert client.get(table_url).get_json() == stats
+
+
+def test_a_refused_table_file_names_the_series_and_stores_nothing(client: FlaskClient, series: dict[str, Any]) -> None:
+    played(client, series)
+    doc = client.get(f"/api/v1/tables/{series['table']}/export").get_json()
+    broken = copy.deepcopy(doc)
+    broken["series"][0]["rounds"][0]["finishing_card"] = "Z♥"
+    before = count_series(client)
+    response = client.post("/api/v1/tables/import", json=broken, headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert response.get_json()["error"]["message"].startswith("Series 1: Round 1:")
+    bad_merge = dict(doc, merges=[{"from": "Глеб", "into": "Аня", "at": "2026-11-29T20:00:00+00:00", "undone_at": None}])
+    assert client.post("/api/v1/tables/import", json=bad_merge).status_code == 422
+    assert client.post("/api/v1/tables/import", json=dict(doc, series=[])).status_code == 400
+    assert count_series(client) == before
+
+
+def test_the_import_page_takes_a_table_file(client: FlaskClient, series: dict[str, Any]) -> None:
+    played(client, series)
+    doc = client.get(f"/api/v1/tables/{series['table']}/export").get_json()
+    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc, ensure_ascii=False).encode()), "t.json")})
+    assert response.status_code == 303 and response.headers["Location"].endswith("/table")
+    page = client.get(response.headers["Location"], headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Merge the names" in page  # this phone edits the imported table

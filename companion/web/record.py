@@ -112,7 +112,17 @@ def import_upload() -> Response:
             raise FormatError(
                 N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")
             ) from None
-        series, token = record.import_document(get_db(), data)
+        whole_table = isinstance(data, dict) and data.get("format") == record.TABLE_FORMAT
+        if whole_table:
+            _, stored = record.import_table(get_db(), data)
+        else:
+            stored = [record.import_document(get_db(), data)]
     except RuleError as error:
         return page("import.html", 422, error=translate_error(error))
-    return as_editor(see_other("play.share", series_id=series.id), series, token)
+    # A table's file: this phone becomes the editor of every series of it, and sees the latest.
+    series, token = stored[-1]
+    response = (see_other("tables.show_for_editor", series_id=series.id) if whole_table
+                else see_other("play.share", series_id=series.id))
+    for other, other_token in stored:
+        as_editor(response, other, other_token)
+    return response

@@ -63,6 +63,41 @@ def get_table(table_id: str) -> Any:
     return load_table(table_id).to_json()
 
 
+@bp.get("/api/v1/tables/<table_id>/export")
+def export_table(table_id: str) -> Any:
+    from .. import record
+
+    table = load_table(table_id)
+    document = record.export_table(get_db(), table, public_url("tables.show", table_id=table.id),
+                                   lambda series_id: public_url("series.show", series_id=series_id))
+    response = jsonify(document)
+    if request.args.get("download"):
+        first = table.series[0]
+        name = record_filename(first.row.created_at, table.names())
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def record_filename(created_at: str, names: list[str]) -> str:
+    from ..pdf import sheet_filename
+
+    return sheet_filename(created_at, names, "table.json")
+
+
+@bp.post("/api/v1/tables/import")
+def import_table() -> Any:
+    from .. import record
+    from .record import read_upload_json
+
+    table_id, stored = record.import_table(get_db(), read_upload_json())
+    body = {"table": load_table(table_id).to_json(),
+            "series": [{"id": series.id, "edit_token": token} for series, token in stored]}
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = f"/api/v1/tables/{table_id}"
+    return response
+
+
 @bp.get("/api/v1/tables/<table_id>/merges")
 def list_merges(table_id: str) -> Any:
     table = load_table(table_id)

@@ -1,0 +1,171 @@
+"""PDF scoresheet figures for docs/benchmarks.md.
+
+For 10, 100 and 300 rounds at the largest table a rule set allows:
+1. the app's PDF (GET /series/<id>/scoresheet.pdf, cache cold: view-model,
+   template, chart, QR code, WeasyPrint) as a ratio to a bare WeasyPrint table
+   of the same numbers in the same font, measured side by side in one run
+   (goal ≤ 1.5×);
+2. peak memory of one render (Python allocations, tracemalloc; and the
+   process's peak RSS growth);
+3. the cached repeat: the same request again (answered from the cache) and
+   with the ETag it got (304).
+
+Run: python benchmarks/pdf_bench.py [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion import create_app  # noqa: E402
+from companion.core.rules import RULESETS  # noqa: E402
+
+NAMES = ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жора", "Зоя", "Инна", "Кира"]
+SMALL = ["2♣", "3♦", "4♥", "5♠", "2♦", "3♥", "4♠", "5♣", "2♥", "3♠"]
+
+
+def largest_table() -> tuple[str, int, dict[str, Any]]:
+    """The rule set (and options) that seats the most players."""
+    best = ("", 0, {})
+    for rs in RULESETS.values():
+        for options in ({}, {"deck": 52}):
+            try:
+                most = rs.max_players_for(rs.options(options))
+            except Exception:  # a set that has no 52-card deck
+                continue
+            if most > best[1]:
+                best = (rs.id, most, options)
+    return best
+
+
+def build_series(client: Any, ruleset: str, players: list[str], options: dict[str, Any], rounds: int) -> dict[str, Any]:
+    """A series of `rounds` rounds that never ends: one low card per hand, the winner out on a queen (−20), no resets."""
+    created = client.post("/api/v1/series", json={
+        "players": players, "ruleset": ruleset, "starter": players[0],
+        "options": {**options, "loss_above": 1000, "resets": {}}}).get_json()
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    for i in range(rounds):
+        winner = players[i % len(players)]
+        others = [p for p in players if p != winner]
+        body = {"winner": winner, "finishing_card": "Q♣", "hands": {p: [SMALL[k]] for k, p in enumerate(others)}}
+        response = client.post(f"/api/v1/series/{created['id']}/rounds", json=body, headers=auth)
+        assert response.status_code == 201, response.get_json()
+    return created
+
+
+def bare_html(series: dict[str, Any]) -> str:
+    """The same numbers (each round's change and total per player) in a plain table, the same font."""
+    players = [p["name"] for p in series["players"]]
+    head = "".join(f"<th>{p}</th>" for p in players)
+    rows = []
+    for r in series["rounds"]:
+        cells = "".join(f"<td>{r['points'].get(p, '')} {r['totals'][p]}</td>" for p in players)
+        rows.append(f"<tr><td>{r['n']}</td>{cells}</tr>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><style>"
+            "@font-face { font-family: 'Sheet Sans'; src: url('fonts/dejavu-sans.woff2'); }"
+            "body { font: 10pt 'Sheet Sans'; } table { border-collapse: collapse; }"
+            "</style></head><body><table><thead><tr><th>#</th>" + head + "</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table></body></html>")
+
+
+def median_time(fn: Callable[[], Any], repeat: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = clock()
+        fn()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+def peak_memory(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(tracemalloc peak MB, growth of the process's peak RSS in MB) of one call."""
+    gc.collect()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20, (rss_after - rss_before) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="renders per figure (the median is shown)")
+    args = parser.parse_args()
+
+    from companion.pdf import html_to_pdf
+
+    ruleset, most, options = largest_table()
+    players = NAMES[:most]
+    print(f"Largest table: {most} players ({ruleset}, options {options or 'as set'}); median of {args.repeat}.")
+    print("| rounds | app PDF s | bare WeasyPrint s | ratio | app CPU s | bare CPU s | CPU ratio | pages | PDF KB "
+          "| peak Python MB | peak RSS growth MB | cached repeat ms | 304 ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": f"{folder}/bench.sqlite3", "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})
+        client = app.test_client()
+        renderer = app.extensions["companion.pdf"]
+        static = app.static_folder or "static"
+        client.get("/api/v1/health")
+        html_to_pdf(bare_html({"players": [], "rounds": []}), static)  # WeasyPrint imported and warm
+        for rounds in (10, 100, 300):
+            created = build_series(client, ruleset, players, options, rounds)
+            series = client.get(f"/api/v1/series/{created['id']}").get_json()
+            url = f"/series/{created['id']}/scoresheet.pdf"
+            bare = bare_html(series)
+
+            def app_pdf() -> bytes:
+                renderer.cache.clear()
+                response = client.get(url, headers={"Accept-Language": "ru"})
+                assert response.status_code == 200
+                return response.data
+
+            app_times, bare_times, app_cpu, bare_cpu = [], [], [], []
+            for _ in range(args.repeat):  # interleaved, so both see the same machine load
+                app_times.append(median_time(app_pdf, 1))
+                bare_times.append(median_time(lambda: html_to_pdf(bare, static), 1))
+                app_cpu.append(median_time(app_pdf, 1, time.process_time))
+                bare_cpu.append(median_time(lambda: html_to_pdf(bare, static), 1, time.process_time))
+            app_s, bare_s = statistics.median(app_times), statistics.median(bare_times)
+            app_c, bare_c = statistics.median(app_cpu), statistics.median(bare_cpu)
+            data = app_pdf()
+            pages = page_count(app, created["id"], static)
+            py_peak, rss_growth = peak_memory(app_pdf)
+            first = client.get(url, headers={"Accept-Language": "ru"})
+            cached_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru"}), 20)
+            etag = first.headers["ETag"]
+            not_modified_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru",
+                                                                           "If-None-Match": etag}), 20)
+            print(f"| {rounds} | {app_s:.2f} | {bare_s:.2f} | {app_s / bare_s:.2f}× | {app_c:.2f} | {bare_c:.2f} "
+                  f"| {app_c / bare_c:.2f}× | {pages} | {len(data) / 1024:.0f} "
+                  f"| {py_peak:.1f} | {rss_growth:.1f} | {cached_s * 1000:.1f} | {not_modified_s * 1000:.1f} |")
+
+
+def page_count(app: Any, series_id: str, static: str) -> int:
+    from flask import render_template
+    from weasyprint import HTML
+
+    from companion import series_service
+    from companion.storage import get_db
+    from companion.web import export
+
+    with app.test_request_context("/?lang=ru"):
+        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series_id)))
+    return len(HTML(string=html, base_url=Path(static).resolve().as_uri() + "/").render().pages)
+
+
+if __name__ == "__main__":
+    main()
