@@ -23,8 +23,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -50,7 +51,7 @@ def largest_table() -> tuple[str, int, dict[str, Any]]:
 
 
 def build_series(client: Any, ruleset: str, players: list[str], options: dict[str, Any], rounds: int) -> dict[str, Any]:
-    """A series of `rounds` rounds that never ends: one low card per hand, the winner out on a queen (−20), no resets."""
+    """A series of `rounds` rounds that never ends: one low card per hand, the winner out on a queen (−20)."""
     created = client.post("/api/v1/series", json={
         "players": players, "ruleset": ruleset, "starter": players[0],
         "options": {**options, "loss_above": 1000, "resets": {}}}).get_json()
@@ -123,35 +124,43 @@ def main() -> None:
         html_to_pdf(bare_html({"players": [], "rounds": []}), static)  # WeasyPrint imported and warm
         for rounds in (10, 100, 300):
             created = build_series(client, ruleset, players, options, rounds)
-            series = client.get(f"/api/v1/series/{created['id']}").get_json()
-            url = f"/series/{created['id']}/scoresheet.pdf"
-            bare = bare_html(series)
+            print(figures(client, renderer, static, created, rounds, args.repeat))
 
-            def app_pdf() -> bytes:
-                renderer.cache.clear()
-                response = client.get(url, headers={"Accept-Language": "ru"})
-                assert response.status_code == 200
-                return response.data
 
-            app_times, bare_times, app_cpu, bare_cpu = [], [], [], []
-            for _ in range(args.repeat):  # interleaved, so both see the same machine load
-                app_times.append(median_time(app_pdf, 1))
-                bare_times.append(median_time(lambda: html_to_pdf(bare, static), 1))
-                app_cpu.append(median_time(app_pdf, 1, time.process_time))
-                bare_cpu.append(median_time(lambda: html_to_pdf(bare, static), 1, time.process_time))
-            app_s, bare_s = statistics.median(app_times), statistics.median(bare_times)
-            app_c, bare_c = statistics.median(app_cpu), statistics.median(bare_cpu)
-            data = app_pdf()
-            pages = page_count(app, created["id"], static)
-            py_peak, rss_growth = peak_memory(app_pdf)
-            first = client.get(url, headers={"Accept-Language": "ru"})
-            cached_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru"}), 20)
-            etag = first.headers["ETag"]
-            not_modified_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru",
-                                                                           "If-None-Match": etag}), 20)
-            print(f"| {rounds} | {app_s:.2f} | {bare_s:.2f} | {app_s / bare_s:.2f}× | {app_c:.2f} | {bare_c:.2f} "
-                  f"| {app_c / bare_c:.2f}× | {pages} | {len(data) / 1024:.0f} "
-                  f"| {py_peak:.1f} | {rss_growth:.1f} | {cached_s * 1000:.1f} | {not_modified_s * 1000:.1f} |")
+def figures(client: Any, renderer: Any, static: str, created: dict[str, Any], rounds: int, repeat: int) -> str:
+    """One line of the table: the app's PDF against the bare table, memory, and the cached repeat."""
+    from companion.pdf import html_to_pdf
+
+    series = client.get(f"/api/v1/series/{created['id']}").get_json()
+    url = f"/series/{created['id']}/scoresheet.pdf"
+    bare = bare_html(series)
+
+    def app_pdf() -> bytes:
+        renderer.cache.clear()
+        response = client.get(url, headers={"Accept-Language": "ru"})
+        assert response.status_code == 200
+        return bytes(response.data)
+
+    def bare_pdf() -> bytes:
+        return html_to_pdf(bare, static)
+
+    app_times, bare_times, app_cpu, bare_cpu = [], [], [], []
+    for _ in range(repeat):  # interleaved, so both see the same machine load
+        app_times.append(median_time(app_pdf, 1))
+        bare_times.append(median_time(bare_pdf, 1))
+        app_cpu.append(median_time(app_pdf, 1, time.process_time))
+        bare_cpu.append(median_time(bare_pdf, 1, time.process_time))
+    app_s, bare_s = statistics.median(app_times), statistics.median(bare_times)
+    app_c, bare_c = statistics.median(app_cpu), statistics.median(bare_cpu)
+    data = app_pdf()
+    pages = page_count(client.application, created["id"], static)
+    py_peak, rss_growth = peak_memory(app_pdf)
+    etag = client.get(url, headers={"Accept-Language": "ru"}).headers["ETag"]
+    cached_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru"}), 20)
+    not_modified_s = median_time(lambda: client.get(url, headers={"Accept-Language": "ru", "If-None-Match": etag}), 20)
+    return (f"| {rounds} | {app_s:.2f} | {bare_s:.2f} | {app_s / bare_s:.2f}× | {app_c:.2f} | {bare_c:.2f} "
+            f"| {app_c / bare_c:.2f}× | {pages} | {len(data) / 1024:.0f} "
+            f"| {py_peak:.1f} | {rss_growth:.1f} | {cached_s * 1000:.1f} | {not_modified_s * 1000:.1f} |")
 
 
 def page_count(app: Any, series_id: str, static: str) -> int:

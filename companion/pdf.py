@@ -36,7 +36,7 @@ def _decompressed_font(path: Path, _mtime: int) -> bytes:
     """A WOFF2 font as plain TrueType: WeasyPrint would otherwise decompress it in every render."""
     from io import BytesIO
 
-    from fontTools.ttLib import woff2
+    from fontTools.ttLib import woff2  # type: ignore[import-untyped]
 
     out = BytesIO()
     woff2.decompress(BytesIO(path.read_bytes()), out)
@@ -44,7 +44,7 @@ def _decompressed_font(path: Path, _mtime: int) -> bytes:
 
 
 def _static_fetcher_class() -> Any:
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # type: ignore[import-untyped]
 
     class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
         """Answers file: URLs inside the static folder; refuses everything else."""
@@ -69,8 +69,8 @@ def _static_fetcher_class() -> Any:
 
 def html_to_pdf(html: str, static_folder: str) -> bytes:
     # Imported here: WeasyPrint takes a while to import and only this export needs it.
-    from weasyprint import HTML
-    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint import HTML  # type: ignore[import-untyped]
+    from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
 
     root = Path(static_folder).resolve()
     fonts = FontConfiguration()

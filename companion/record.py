@@ -56,13 +56,7 @@ def comparable(document: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in document.items() if k not in VOLATILE}
 
 
-def _check_header(data: Any) -> Mapping[str, Any]:
-    if not isinstance(data, Mapping):
-        raise FormatError(
-            N_("The file must hold one JSON object: a series exported by this app (GET /api/v1/series/<id>/export).")
-        )
-    if data.get("format") != FORMAT:
-        raise ImportRefused(N_("This is not a series file of this app: “format” must be “%(format)s”."), format=FORMAT)
+def check_version(data: Mapping[str, Any]) -> None:
     version = data.get("format_version")
     if version != FORMAT_VERSION or isinstance(version, bool):
         raise ImportRefused(
@@ -73,6 +67,16 @@ def _check_header(data: Any) -> Mapping[str, Any]:
             version=str(version),
             known=FORMAT_VERSION,
         )
+
+
+def _check_header(data: Any) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise FormatError(
+            N_("The file must hold one JSON object: a series exported by this app (GET /api/v1/series/<id>/export).")
+        )
+    if data.get("format") != FORMAT:
+        raise ImportRefused(N_("This is not a series file of this app: “format” must be “%(format)s”."), format=FORMAT)
+    check_version(data)
     for key in ("players", "rounds"):
         if key not in data:
             raise FormatError(N_("The file has no “%(field)s”."), field=key)
@@ -223,9 +227,11 @@ def _check_merges(merges: Any, names: set[str]) -> list[dict[str, Any]]:
         raise FormatError(N_("“merges” must be a list of {\"from\", \"into\", \"at\", \"undone_at\"}."))
     checked = []
     for i, m in enumerate(merges, start=1):
-        if not (isinstance(m, Mapping) and isinstance(m.get("from"), str) and isinstance(m.get("into"), str)
-                and isinstance(m.get("at"), str) and (m.get("undone_at") is None or isinstance(m.get("undone_at"), str))):
-            raise FormatError(N_("Merge %(i)s must be {\"from\", \"into\", \"at\", \"undone_at\"} with names and times."), i=i)
+        names_ok = isinstance(m, Mapping) and isinstance(m.get("from"), str) and isinstance(m.get("into"), str)
+        times_ok = names_ok and isinstance(m.get("at"), str) and isinstance(m.get("undone_at"), (str, type(None)))
+        if not times_ok:
+            raise FormatError(
+                N_("Merge %(i)s must be {\"from\", \"into\", \"at\", \"undone_at\"} with names and times."), i=i)
         for name in (m["from"], m["into"]):
             if name not in names:
                 raise ImportRefused(N_("Merge %(i)s names “%(name)s”, who plays in none of the file's series."),
@@ -237,12 +243,9 @@ def _check_merges(merges: Any, names: set[str]) -> list[dict[str, Any]]:
 def import_table(db: sqlite_utils.Database, data: Any) -> tuple[str, list[tuple[series_service.Series, str]]]:
     """Check every series of the document, then store them as one new table; (table id, [(series, token)])."""
     if not isinstance(data, Mapping) or data.get("format") != TABLE_FORMAT:
-        raise ImportRefused(N_("This is not a table file of this app: “format” must be “%(format)s”."), format=TABLE_FORMAT)
-    version = data.get("format_version")
-    if version != FORMAT_VERSION or isinstance(version, bool):
-        raise ImportRefused(
-            N_("The file is in format version %(version)s; this app reads version %(known)s. Export the series again from this app."),
-            version=str(version), known=FORMAT_VERSION)
+        raise ImportRefused(N_("This is not a table file of this app: “format” must be “%(format)s”."),
+                            format=TABLE_FORMAT)
+    check_version(data)
     documents = data.get("series")
     if not isinstance(documents, list) or not documents:
         raise FormatError(N_("“series” must be a list of the table's series (at least one)."))

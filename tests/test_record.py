@@ -226,7 +226,8 @@ def test_export_download_and_unknown_series(client: FlaskClient, series: dict[st
 # -- a whole table -------------------------------------------------------------------------
 
 
-def test_a_table_survives_export_and_import_with_the_same_statistics(client: FlaskClient, series: dict[str, Any]) -> None:
+def test_a_table_survives_export_and_import_with_the_same_statistics(client: FlaskClient,
+                                                                   series: dict[str, Any]) -> None:
     from companion.record import comparable_table
 
     played(client, series)  # Вера lost
@@ -236,7 +237,8 @@ def test_a_table_survives_export_and_import_with_the_same_statistics(client: Fla
     for _ in range(2):
         client.post(f"/api/v1/series/{second['id']}/rounds", json=add, headers=auth(second))
     table_url = f"/api/v1/tables/{series['table']}"
-    assert client.post(f"{table_url}/merges", json={"from": "Боря", "into": "Борис"}, headers=auth(second)).status_code == 201
+    merge = {"from": "Боря", "into": "Борис"}
+    assert client.post(f"{table_url}/merges", json=merge, headers=auth(second)).status_code == 201
     stats = client.get(table_url).get_json()
     first = client.get(f"{table_url}/export").get_json()
     assert first["format"] == "sto-odno-table" and len(first["series"]) == 2 and first["merges"][0]["from"] == "Боря"
@@ -264,7 +266,8 @@ def test_a_refused_table_file_names_the_series_and_stores_nothing(client: FlaskC
     response = client.post("/api/v1/tables/import", json=broken, headers={"Accept-Language": "en"})
     assert response.status_code == 422
     assert response.get_json()["error"]["message"].startswith("Series 1: Round 1:")
-    bad_merge = dict(doc, merges=[{"from": "Глеб", "into": "Аня", "at": "2026-11-29T20:00:00+00:00", "undone_at": None}])
+    stranger = {"from": "Глеб", "into": "Аня", "at": "2026-11-29T20:00:00+00:00", "undone_at": None}
+    bad_merge = dict(doc, merges=[stranger])
     assert client.post("/api/v1/tables/import", json=bad_merge).status_code == 422
     assert client.post("/api/v1/tables/import", json=dict(doc, series=[])).status_code == 400
     assert count_series(client) == before
@@ -273,7 +276,8 @@ def test_a_refused_table_file_names_the_series_and_stores_nothing(client: FlaskC
 def test_the_import_page_takes_a_table_file(client: FlaskClient, series: dict[str, Any]) -> None:
     played(client, series)
     doc = client.get(f"/api/v1/tables/{series['table']}/export").get_json()
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc, ensure_ascii=False).encode()), "t.json")})
+    upload = io.BytesIO(json.dumps(doc, ensure_ascii=False).encode())
+    response = client.post("/import", data={"file": (upload, "t.json")})
     assert response.status_code == 303 and response.headers["Location"].endswith("/table")
     page = client.get(response.headers["Location"], headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Merge the names" in page  # this phone edits the imported table

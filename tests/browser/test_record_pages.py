@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-
 from test_csp import violations, watched
 from test_scorekeeper import start_series
 
