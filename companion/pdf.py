@@ -44,7 +44,7 @@ def _decompressed_font(path: Path, _mtime: int) -> bytes:
 
 
 def _static_fetcher_class() -> Any:
-    from weasyprint.urls import URLFetcher, URLFetcherResponse  # type: ignore[import-untyped]
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
         """Answers file: URLs inside the static folder; refuses everything else."""
@@ -69,8 +69,8 @@ def _static_fetcher_class() -> Any:
 
 def html_to_pdf(html: str, static_folder: str) -> bytes:
     # Imported here: WeasyPrint takes a while to import and only this export needs it.
-    from weasyprint import HTML  # type: ignore[import-untyped]
-    from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
+    from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
 
     root = Path(static_folder).resolve()
     fonts = FontConfiguration()
