@@ -14,9 +14,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .core.languages import LANGUAGES
+
 DATA = Path(__file__).parent / "data"
 FAQ_DIR = DATA / "faq"
-LANGS = ("ru", "en")
+LANGS = LANGUAGES  # the FAQ is written in every language of the app
 MAX_QUERY_LENGTH = 300  # a longer search text is cut (page and API alike)
 
 

@@ -19,10 +19,8 @@ from flask_babel import Babel, Domain, get_locale
 
 from .catalogs import load_catalogs
 from .core.errors import Msg, RuleError
-
-LANGUAGES = ("ru", "en")
-DEFAULT_LANGUAGE = "ru"
-
+from .core.languages import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE  # re-exported: the web layer imports them from here
+from .core.languages import LANGUAGES as LANGUAGES
 
 # -- typed gettext (Flask-Babel is untyped) --------------------------------------
 

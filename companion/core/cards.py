@@ -16,6 +16,8 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 
 from .errors import N_, CardError
+from .languages import EN as EN  # the vocabulary is keyed by language
+from .languages import RU as RU
 
 
 class Suit(Enum):
@@ -130,8 +132,6 @@ def deck(size: int = 36) -> tuple[Card, ...]:
 #
 # Russian forms are generated from the lemma by its declension (nouns in -а/-я,
 # masculine nouns, suit adjectives, numerals); irregular forms are listed.
-
-RU, EN = "ru", "en"
 
 # Rank letters in the compact notation, by script: a token written in Latin letters uses
 # Latin suits, one in Cyrillic uses Cyrillic suits (digits mix with either).

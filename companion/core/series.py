@@ -16,7 +16,7 @@ from typing import Any
 from .cards import Card, parse_card
 from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
 from .names import clean_name, name_key
-from .rules import OnLoss, Options, RuleSet, StarterRule, get_ruleset
+from .rules import DEFAULT_RULESET, OnLoss, Options, RuleSet, StarterRule, get_ruleset
 from .scoring import HandScore, player_round
 
 MAX_NAME_LENGTH = 30
@@ -39,7 +39,7 @@ class SeriesSetup:
     @classmethod
     def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> SeriesSetup:
         """Check a new series: 2..max players, names non-empty, unique, ≤ 30 characters."""
-        preset = get_ruleset(ruleset_id if ruleset_id is not None else "igrafan")
+        preset = get_ruleset(ruleset_id if ruleset_id is not None else DEFAULT_RULESET)
         opts = preset.options(options)
         ruleset = preset.configured(opts)  # the referee and the simulator read the options from it
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):

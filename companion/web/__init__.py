@@ -7,6 +7,8 @@ modules named for what they hold (`cards`, `links`, `series_view`, `pages`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 from htmx_flask import Htmx
 
@@ -21,3 +23,14 @@ def init_app(app: Flask) -> None:
     from . import health
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
+    app.context_processor(named_limits)
+
+
+def named_limits() -> dict[str, Any]:
+    """Defaults and limits the templates show, named once where they are decided."""
+    from ..core.rules import DEFAULT_RULESET
+    from ..core.series import MAX_NAME_LENGTH
+    from ..faq import MAX_QUERY_LENGTH
+
+    return {"default_ruleset": DEFAULT_RULESET, "max_name_length": MAX_NAME_LENGTH,
+            "max_query_length": MAX_QUERY_LENGTH}

@@ -6,23 +6,23 @@ is `card_or_none`; the API refuses a wrong card instead (`core.cards.parse_card`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import Card, Rank, Suit, deck, parse_card
+from ..core.cards import EN, RU, SUIT_LETTERS, Card, Rank, Suit, deck, fold, parse_card, suit_of_word
 from ..core.errors import N_, CardError, PlayError
 from ..i18n import current_language, gettext
 
-_RANK_NAMES = {
-    Rank.TWO: ("two", "двойка"), Rank.THREE: ("three", "тройка"), Rank.FOUR: ("four", "четвёрка"),
-    Rank.FIVE: ("five", "пятёрка"), Rank.SIX: ("six", "шестёрка"), Rank.SEVEN: ("seven", "семёрка"),
-    Rank.EIGHT: ("eight", "восьмёрка"), Rank.NINE: ("nine", "девятка"), Rank.TEN: ("ten", "десятка"),
-    Rank.JACK: ("jack", "валет"), Rank.QUEEN: ("queen", "дама"), Rank.KING: ("king", "король"),
-    Rank.ACE: ("ace", "туз"),
+# What a screen reader says for a card: message ids, the Russian in cards.po («дама червей»).
+_RANK_NAMES: Mapping[Rank, str] = {
+    Rank.TWO: N_("two"), Rank.THREE: N_("three"), Rank.FOUR: N_("four"), Rank.FIVE: N_("five"),
+    Rank.SIX: N_("six"), Rank.SEVEN: N_("seven"), Rank.EIGHT: N_("eight"), Rank.NINE: N_("nine"),
+    Rank.TEN: N_("ten"), Rank.JACK: N_("jack"), Rank.QUEEN: N_("queen"), Rank.KING: N_("king"), Rank.ACE: N_("ace"),
 }
-_SUIT_NAMES = {
-    Suit.SPADES: ("spades", "пик"), Suit.HEARTS: ("hearts", "червей"),
-    Suit.DIAMONDS: ("diamonds", "бубен"), Suit.CLUBS: ("clubs", "треф"),
+_CARD_NAMES: Mapping[Suit, str] = {
+    Suit.SPADES: N_("%(rank)s of spades"), Suit.HEARTS: N_("%(rank)s of hearts"),
+    Suit.DIAMONDS: N_("%(rank)s of diamonds"), Suit.CLUBS: N_("%(rank)s of clubs"),
 }
 # Columns of the card grid: black and red alternate so neighbours never look alike.
 GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -30,10 +30,7 @@ GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 
 def card_name(card: Card) -> str:
     """What a screen reader says: «дама червей», "queen of hearts"."""
-    ru = current_language() == "ru"
-    rank = _RANK_NAMES[card.rank][1 if ru else 0]
-    suit = _SUIT_NAMES[card.suit][1 if ru else 0]
-    return f"{rank} {suit}" if ru else f"{rank} of {suit}"
+    return gettext(_CARD_NAMES[card.suit], rank=gettext(_RANK_NAMES[card.rank]))
 
 
 def rank_letter(rank: Rank) -> str:
@@ -67,12 +64,11 @@ def card_or_none(text: Any, deck_size: int | None = None) -> Card | None:
 
 
 def parse_suit(text: Any) -> Suit:
-    """A suit in any notation a card accepts: ♦, D, Б …; refused with a message that says how."""
-    raw = text.replace("\ufe0f", "").strip() if isinstance(text, str) else ""
-    if len(raw) == 1:
-        card = card_or_none("10" + raw)
-        if card is not None:
-            return card.suit
+    """A suit as the card vocabulary knows it: ♦, D, Б, «бубны», "diamonds" …; refused with a message that says how."""
+    raw = fold(text).strip() if isinstance(text, str) else ""
+    suit = SUIT_LETTERS[EN].get(raw) or SUIT_LETTERS[RU].get(raw) or (suit_of_word(raw) if raw else None)
+    if suit is not None:
+        return suit
     raise PlayError(N_("“%(suit)s” is not a suit; name one of ♠ ♥ ♦ ♣ (or S H D C, П Ч Б Т)."), suit=str(text))
 
 
