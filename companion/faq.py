@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -59,6 +59,7 @@ class FaqEntry:
     rulesets: tuple[str, ...]
     ru: FaqText
     en: FaqText
+    cites: tuple[str, ...] = ()  # rule-card rows the verdict rests on (data/faq_citations.toml)
 
     def text(self, lang: str) -> FaqText:
         return self.en if lang == "en" else self.ru
@@ -112,7 +113,24 @@ def load_entries(folder: Path = FAQ_DIR) -> dict[str, FaqEntry]:
         except tomllib.TOMLDecodeError as error:
             raise FaqFormatError(f"{path.name}: {error}") from error
         entries[path.stem] = parse_entry(data, path.stem)
+    for slug, rows in citations().items():
+        if slug in entries:
+            entries[slug] = replace(entries[slug], cites=rows)
     return entries
+
+
+CITATIONS_FILE = DATA / "faq_citations.toml"
+
+
+def citations(path: Path = CITATIONS_FILE) -> dict[str, tuple[str, ...]]:
+    """Entry slug → the rule-card rows its verdict rests on (see the file's header)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for slug, rows in data.items():
+        if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+            raise FaqFormatError(f"{path.name}: “{slug}” must be a list of rule-card row keys")
+        out[slug] = tuple(rows)
+    return out
 
 
 @lru_cache(maxsize=1)

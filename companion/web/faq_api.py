@@ -78,18 +78,23 @@ def _json(body: dict[str, Any]) -> Response:
 
 @bp.get("/faq")
 def search_faq() -> Response:
+    """Search: `results` best first; with no answer, `results` is empty and `maybe` holds up to
+    three closest entries; `searched_for` is the query as read when a word was corrected or
+    transliterated. Without `q`: every entry."""
     lang = requested_language()
     ruleset = requested_ruleset()
     limit = requested_limit()
     q = request.args.get("q", "").strip()[:MAX_QUERY_LENGTH]
     if not q:
-        results = [result_json(e, lang, ruleset, None) for e in faq.all_entries()]
-    else:
-        results = [
-            result_json(r.entry, lang, ruleset, r.score)
-            for r in faq_search.search(q, ruleset=ruleset, limit=limit)  # the query language is detected
-        ]
-    return _json({"results": results})
+        return _json({"results": [result_json(e, lang, ruleset, None) for e in faq.all_entries()], "maybe": []})
+    found = faq_search.answer(q, ruleset=ruleset, limit=limit)  # the query language is detected
+    body: dict[str, Any] = {
+        "results": [result_json(r.entry, lang, ruleset, r.score) for r in found.results],
+        "maybe": [result_json(r.entry, lang, ruleset, r.score) for r in found.maybe],
+    }
+    if found.searched_for:
+        body["searched_for"] = found.searched_for
+    return _json(body)
 
 
 @bp.get("/faq/<slug>")

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from flask import Response, abort, request
+from flask import Response, abort, request, url_for
+from markupsafe import Markup, escape
 
 from ... import faq, faq_search
-from ...core.rules import RULESETS
+from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
 from ...faq import MAX_QUERY_LENGTH
 from ...i18n import current_language, gettext
+from ...sources import source_name
 from ..links import faq_url, public_url, qr_svg
 from ..pages import is_fragment, page
 from . import bp
+from .rule_prose import rule_sections
 from .ruleset_choice import ruleset_arg
 
 # How the list without a query is grouped: by what a table argues about.
@@ -46,18 +50,19 @@ def group_title(key: str) -> str:
 
 @dataclass(frozen=True)
 class FaqItem:
-    """One line of the results: the verdict first, then the question."""
+    """One line of the results: the verdict first, then the question (matched words marked)."""
 
     slug: str
     url: str
-    verdict: str
-    question: str
+    verdict: Markup
+    question: Markup
     note: str  # the chosen rule set's note, when the entry has one
 
     @classmethod
-    def of(cls, entry: faq.FaqEntry, ruleset: str | None) -> FaqItem:
+    def of(cls, entry: faq.FaqEntry, ruleset: str | None, tokens: Sequence[str] = ()) -> FaqItem:
         text = entry.text(current_language())
-        return cls(entry.slug, faq_url(entry.slug, ruleset), text.verdict, text.question,
+        mark = (lambda t: faq_search.highlight(t, tokens)) if tokens else escape
+        return cls(entry.slug, faq_url(entry.slug, ruleset), mark(text.verdict), mark(text.question),
                    text.by_ruleset.get(ruleset, "") if ruleset else "")
 
 
@@ -78,9 +83,14 @@ def faq_page() -> Response:
     q = request.args.get("q", "").strip()[:MAX_QUERY_LENGTH]
     rs = ruleset_arg(request.args.get("ruleset"))
     ruleset = rs.id if rs else None
-    results = [FaqItem.of(r.entry, ruleset) for r in faq_search.search(q, ruleset=ruleset)] if q else []
-    context: dict[str, Any] = {"q": q, "ruleset": rs, "results": results,
-               "groups": [] if q else grouped_entries(ruleset)}
+    found = faq_search.answer(q, ruleset=ruleset) if q else None
+    context: dict[str, Any] = {
+        "q": q, "ruleset": rs,
+        "results": [FaqItem.of(r.entry, ruleset, found.tokens) for r in found.results] if found else [],
+        "maybe": [FaqItem.of(r.entry, ruleset, found.tokens) for r in found.maybe] if found else [],
+        "searched_for": found.searched_for if found else None,
+        "groups": [] if q else grouped_entries(ruleset),
+    }
     if is_fragment():
         return page("_faq_results.html", **context)
     return page("faq.html", **context)
@@ -90,20 +100,40 @@ def paragraphs(text: str) -> list[str]:
     return [p.strip() for p in text.split("\n\n") if p.strip()]
 
 
+@dataclass(frozen=True)
+class Citation:
+    """The rule a verdict rests on: a row of the rule card of the set in force."""
+
+    label: str  # the row's label ("Seven"); empty: the rule card as a whole
+    url: str
+
+
+def citation(entry: faq.FaqEntry, rs: RuleSet) -> Citation:
+    """The first cited row the set's rule card has; without one, the rule card itself."""
+    rows = {row.key: row.label for section in rule_sections(rs) for row in section.rows if row.on_card}
+    rows["points"] = gettext("Points for cards left in hand")
+    for key in entry.cites:
+        if key in rows:
+            return Citation(rows[key], url_for("referee.rule_card", ruleset_id=rs.id, _anchor=f"rule-{key}"))
+    return Citation("", url_for("referee.rule_card", ruleset_id=rs.id))
+
+
 @bp.get("/faq/<slug>")
 def faq_entry_page(slug: str) -> Response:
     entry = faq.get_entry(slug)
     if entry is None:
         abort(404)
-    rs = ruleset_arg(request.args.get("ruleset"))
+    chosen = ruleset_arg(request.args.get("ruleset"))
+    rs = chosen or RULESETS[DEFAULT_RULESET]  # the answer is always for one set, and says which
     text = entry.text(current_language())
-    notes = [(RULESETS[rid], note, rs is not None and rid == rs.id)
+    notes = [(RULESETS[rid], note, rid == rs.id)
              for rid, note in text.by_ruleset.items() if rid in RULESETS]
     notes.sort(key=lambda n: not n[2])  # the set in force first
-    related = [FaqItem.of(e, rs.id if rs else None) for e in map(faq.get_entry, entry.related) if e]
+    related = [FaqItem.of(e, chosen.id if chosen else None) for e in map(faq.get_entry, entry.related) if e]
     permalink = public_url("referee.faq_entry_page", slug=slug)
     return page(
         "faq_entry.html", entry=entry, text=text, paragraphs=paragraphs(text.answer), notes=notes,
-        ruleset=rs, related=related, permalink=permalink, qr=qr_svg(permalink),
-        applies=entry.applies_to(rs.id if rs else None),
+        ruleset=chosen, answer_set=rs, set_note=text.by_ruleset.get(rs.id, ""), cite=citation(entry, rs),
+        sources=[source_name(s) for s in entry.sources],
+        related=related, permalink=permalink, qr=qr_svg(permalink), applies=entry.applies_to(rs.id),
     )
