@@ -192,7 +192,7 @@ def test_every_citation_points_at_a_row_the_rule_card_has(client: FlaskClient, e
         if not entry.applies_to(rs.id):
             continue
         page = client.get(f"/faq/{entry.slug}?ruleset={rs.id}&lang=en").get_data(as_text=True)
-        link = re.search(r'class="cite" href="(/rules/[a-z]+)(?:#([a-z0-9-]+))?"', page)
+        link = re.search(r'class="cite"><a href="(/rules/[a-z]+)(?:#([a-z0-9-]+))?"', page)
         assert link, (entry.slug, rs.id)
         assert link.group(1) == f"/rules/{rs.id}"
         if link.group(2):

@@ -17,7 +17,7 @@ from ...sources import source_name
 from ..links import faq_url, public_url, qr_svg
 from ..pages import is_fragment, page
 from . import bp
-from .rule_prose import rule_sections
+from .rule_prose import points_table, rule_sections
 from .ruleset_choice import ruleset_arg
 
 # How the list without a query is grouped: by what a table argues about.
@@ -105,17 +105,20 @@ class Citation:
     """The rule a verdict rests on: a row of the rule card of the set in force."""
 
     label: str  # the row's label ("Seven"); empty: the rule card as a whole
+    text: str   # what the row says
     url: str
 
 
 def citation(entry: faq.FaqEntry, rs: RuleSet) -> Citation:
     """The first cited row the set's rule card has; without one, the rule card itself."""
-    rows = {row.key: row.label for section in rule_sections(rs) for row in section.rows if row.on_card}
-    rows["points"] = gettext("Points for cards left in hand")
+    rows = {row.key: (row.label, row.text) for section in rule_sections(rs) for row in section.rows if row.on_card}
+    rows["points"] = (gettext("Points for cards left in hand"),
+                      ", ".join(f"{label}: {points}" for label, points in points_table(rs)))
     for key in entry.cites:
         if key in rows:
-            return Citation(rows[key], url_for("referee.rule_card", ruleset_id=rs.id, _anchor=f"rule-{key}"))
-    return Citation("", url_for("referee.rule_card", ruleset_id=rs.id))
+            label, text = rows[key]
+            return Citation(label, text, url_for("referee.rule_card", ruleset_id=rs.id, _anchor=f"rule-{key}"))
+    return Citation("", "", url_for("referee.rule_card", ruleset_id=rs.id))
 
 
 @bp.get("/faq/<slug>")
@@ -133,7 +136,7 @@ def faq_entry_page(slug: str) -> Response:
     permalink = public_url("referee.faq_entry_page", slug=slug)
     return page(
         "faq_entry.html", entry=entry, text=text, paragraphs=paragraphs(text.answer), notes=notes,
-        ruleset=chosen, answer_set=rs, set_note=text.by_ruleset.get(rs.id, ""), cite=citation(entry, rs),
+        ruleset=chosen, answer_set=rs, cite=citation(entry, rs),
         sources=[source_name(s) for s in entry.sources],
         related=related, permalink=permalink, qr=qr_svg(permalink), applies=entry.applies_to(rs.id),
     )
