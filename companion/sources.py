@@ -6,9 +6,8 @@ Pages list the documents an answer or a rule set comes from by what they are
 
 from __future__ import annotations
 
-from .i18n import gettext
-
 from .core.errors import N_
+from .i18n import gettext
 
 SOURCE_NAMES = {
     "000": N_("an article on the IgraFan rules (Kubikoved)"),

@@ -13,7 +13,8 @@ import tomllib
 
 import pytest
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import faq, faq_search
 from companion.core.rules import RULESETS
