@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from collections.abc import Sequence
 from typing import Any
 
 from flask import Response, abort, request, url_for
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ... import faq, faq_search
 from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
@@ -62,7 +61,10 @@ class FaqItem:
     @classmethod
     def of(cls, entry: faq.FaqEntry, ruleset: str | None, tokens: Sequence[str] = ()) -> FaqItem:
         text = entry.text(current_language())
-        mark = (lambda t: faq_search.highlight(t, tokens)) if tokens else escape
+
+        def mark(t: str) -> Markup:
+            return faq_search.highlight(t, tokens) if tokens else Markup.escape(t)
+
         return cls(entry.slug, faq_url(entry.slug, ruleset), mark(text.verdict), mark(text.question),
                    text.by_ruleset.get(ruleset, "") if ruleset else "")
 
