@@ -19,11 +19,28 @@ def N_(message: str) -> Msg:
     return Msg(message)
 
 
+def player_field(player: str) -> str:
+    """The `field` of an error about one player's hand or points."""
+    return f"player:{player}"
+
+
+def option_field(key: str) -> str:
+    """The `field` of an error about one option."""
+    return f"option:{key}"
+
+
+def field_player(field: str | None) -> str | None:
+    """The player a `field` names, if it names one."""
+    return field.removeprefix("player:") if field and field.startswith("player:") else None
+
+
 class RuleError(ValueError):
     """Input refused by the rules; the message says what was wrong and how to fix it."""
 
     code = "refused"
-    field: str | None = None  # the input it concerns, where that is not a player: "winner", "finishing_card"
+    # The input it concerns: "winner", "finishing_card", "player:<name>" (that player's hand or points),
+    # "option:<key>"; None when it is about the whole input. Forms place a message by this alone.
+    field: str | None = None
 
     def __init__(self, template: str, **params: Any) -> None:
         self.template = template
@@ -38,6 +55,11 @@ class CardError(RuleError):
 class OptionError(RuleError):
     code = "invalid-option"
 
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template, **params)
+        key = params.get("key")
+        self.field = option_field(key) if isinstance(key, str) else "ruleset"
+
 
 class SeriesSetupError(RuleError):
     code = "invalid-series"
@@ -49,7 +71,8 @@ class RoundError(RuleError):
     def __init__(self, template: str, *, round_no: int | None = None, field: str | None = None,
                  **params: Any) -> None:
         self.round_no = round_no
-        self.field = field
+        player = params.get("player")
+        self.field = field if field is not None else player_field(player) if isinstance(player, str) else None
         super().__init__(template, **params)
 
 

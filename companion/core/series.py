@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from .cards import Card, parse_card
-from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
+from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError, player_field
 from .names import clean_name, name_key
 from .rules import DEFAULT_RULESET, OnLoss, Options, RuleSet, StarterRule, get_ruleset
 from .scoring import HandScore, player_round
@@ -142,7 +142,11 @@ class RoundInput:
                 )
             if player in hands:
                 raise RoundError(N_("%(player)s has two hands in this round."), player=player)
-            hands[player] = tuple(parse_card(c, setup.options.deck) for c in cards)
+            try:
+                hands[player] = tuple(parse_card(c, setup.options.deck) for c in cards)
+            except CardError as error:
+                error.field = player_field(player)
+                raise
         typed: dict[str, int] = {}
         for name, points in typed_data.items():
             player = _find_player(setup.players, name, "typed_points")
@@ -284,6 +288,7 @@ def round_problems(
                         card=str(card),
                         first=other,
                         second=player,
+                        field=player_field(player),
                     )
             seen[card] = player
     # No separate "too many cards" check is needed: with every card unique and the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.errors import CardError, RuleError
+from ...core.errors import RuleError, field_player
 from ...core.series import Standings
 from ...i18n import gettext
 from ...series_service import Series
@@ -86,15 +86,12 @@ class RoundForm:
 
 
 def error_field(error: RuleError, series: Series) -> str:
-    """Which field of the round form an error from the core is about."""
+    """Which field of the round form an error from the core is about: by the error's `field` alone."""
     if error.field == "winner":
         return "winner"
     if error.field == "finishing_card":
         return "finish"
-    for key in ("second", "player"):
-        name = error.params.get(key)
-        if name in series.setup.players:
-            return f"p{series.setup.players.index(name)}"
-    if isinstance(error, CardError):
-        return "finish"
+    player = field_player(error.field)
+    if player in series.setup.players:
+        return f"p{series.setup.players.index(player)}"
     return "form"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.errors import OptionError, RuleError
+from ...core.errors import RuleError
 from ...core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS
 from ...core.series import MAX_NAME_LENGTH
 from ...i18n import gettext
@@ -85,9 +85,10 @@ class StartForm:
 
     def refused(self, error: RuleError, message: str) -> None:
         """Place a refusal of the core next to the field it concerns."""
-        if isinstance(error, OptionError) and "key" in error.params:
-            self.errors[f"opt-{error.params['key']}"] = message
-        elif isinstance(error, OptionError):
+        field = error.field or ""
+        if field.startswith("option:"):
+            self.errors["opt-" + field.removeprefix("option:")] = message
+        elif field == "ruleset":
             self.errors["ruleset"] = message
         else:
             self.errors["names"] = message
