@@ -32,6 +32,7 @@ def pages(client: FlaskClient) -> list[str]:
     client.post(f"/series/{series_id}/round", data=ROUND)
     return ["/", f"/series/{series_id}", f"/series/{series_id}/share", f"/series/{series_id}/round",
             f"/series/{series_id}/round/1", "/faq", "/faq?q=дама", "/referee", "/rules/igrafan", "/nope",
+            "/import", f"/series/{series_id}/table", "/rules", "/faq/seven",
             f"/api/v1/series/{series_id}", "/static/app.js"]
 
 
