@@ -59,7 +59,9 @@ WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights with
 TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
 OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
-SUBJECT = 1.3         # score factor for entries about the one rank the query is about
+SUBJECT = 1.0         # score factor for entries about the one rank the query is about (tuned: coverage does it better)
+OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name
+COVERAGE_POWER = 0.5  # score × (share of the query's known weight the entry contains) ** this
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on the tuning half of the evaluation set
@@ -166,6 +168,11 @@ class FaqSearch:
             slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
             for slug, e in self.entries.items()
         }
+        # ...and the suits of the cards its questions name (K♠: the entry is about that one king).
+        self.subject_suits = {
+            slug: {t[-1] for t in analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) if t in CARD_TOKENS}
+            for slug, e in self.entries.items()
+        }
 
     def _known(self, word: str) -> bool:
         v = self.vocab
@@ -217,16 +224,22 @@ class FaqSearch:
         with self._lock:
             rows = self.db.execute(sql, {"match": match}).fetchall()
         subject = subject_rank(matched)
+        suits = {t[-1] for t in matched if t in CARD_TOKENS}
         total = sum(self.idf.get(t, self.unknown_idf) for t in query)
+        known = sum(self.idf[t] for t in matched)
         results = []
         for slug, score in rows:
             entry = self.entries[slug]
             if not entry.applies_to(ruleset):
                 score *= OFF_RULESET
             if subject and self.subjects[slug] == subject:
-                score *= SUBJECT
+                if self.subject_suits[slug] <= suits:
+                    score *= SUBJECT  # about the query's rank
+                else:
+                    score *= OTHER_CARD  # about one card of it (K♠) the query does not name ("a king")
             mine = self.entry_tokens[slug]
             covered = sum(self.idf[t] for t in matched if t in mine)
+            score *= (covered / known) ** COVERAGE_POWER
             results.append(Result(slug, round(float(score), 4), entry, round(covered / total, 4) if total else 0.0))
         results.sort(key=lambda r: (-r.score, r.slug))
         return results
