@@ -15,6 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .core.languages import LANGUAGES
+from .core.rules import RULESETS, RuleSet
+from .faq_rules import fill
 
 DATA = Path(__file__).parent / "data"
 FAQ_DIR = DATA / "faq"
@@ -61,8 +63,15 @@ class FaqEntry:
     en: FaqText
     cites: tuple[str, ...] = ()  # rule-card rows the verdict rests on (data/faq_citations.toml)
 
-    def text(self, lang: str) -> FaqText:
-        return self.en if lang == "en" else self.ru
+    def text(self, lang: str, ruleset: RuleSet | str | None = None) -> FaqText:
+        """The entry in `lang`, its numbers filled from `ruleset` (a preset's id, or a rule set with
+        a table's options; default: the default set). Each rule set's note is filled from that set,
+        or from `ruleset` itself when it is that set."""
+        raw = self.en if lang == "en" else self.ru
+        rs = RULESETS.get(ruleset) if isinstance(ruleset, str) else ruleset
+        if rs is None or rs == RULESETS[rs.id]:
+            return _filled(self, lang, rs.id if rs is not None else None)
+        return _fill_text(raw, rs, lang)
 
     def applies_to(self, ruleset: str | None) -> bool:
         return ruleset is None or not self.rulesets or ruleset in self.rulesets
@@ -131,6 +140,19 @@ def citations(path: Path = CITATIONS_FILE) -> dict[str, tuple[str, ...]]:
             raise FaqFormatError(f"{path.name}: “{slug}” must be a list of rule-card row keys")
         out[slug] = tuple(rows)
     return out
+
+
+def _fill_text(raw: FaqText, rs: RuleSet | None, lang: str) -> FaqText:
+    notes = {rid: fill(note, rs if rs is not None and rid == rs.id else RULESETS.get(rid), lang)
+             for rid, note in raw.by_ruleset.items()}
+    return replace(raw, question=fill(raw.question, rs, lang), verdict=fill(raw.verdict, rs, lang),
+                   answer=fill(raw.answer, rs, lang), by_ruleset=MappingProxyType(notes))
+
+
+@lru_cache(maxsize=1024)
+def _filled(entry: FaqEntry, lang: str, ruleset_id: str | None) -> FaqText:
+    raw = entry.en if lang == "en" else entry.ru
+    return _fill_text(raw, RULESETS[ruleset_id] if ruleset_id else None, lang)
 
 
 @lru_cache(maxsize=1)

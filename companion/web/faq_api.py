@@ -49,7 +49,7 @@ def requested_limit() -> int:
 
 
 def result_json(entry: faq.FaqEntry, lang: str, ruleset: str | None, score: float | None) -> dict[str, Any]:
-    text = entry.text(lang)
+    text = entry.text(lang, ruleset)
     return {
         "slug": entry.slug,
         "question": text.question,

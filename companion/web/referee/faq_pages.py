@@ -60,7 +60,7 @@ class FaqItem:
 
     @classmethod
     def of(cls, entry: faq.FaqEntry, ruleset: str | None, tokens: Sequence[str] = ()) -> FaqItem:
-        text = entry.text(current_language())
+        text = entry.text(current_language(), ruleset)  # the numbers of that rule set
 
         def mark(t: str) -> Markup:
             return faq_search.highlight(t, tokens) if tokens else Markup.escape(t)
@@ -131,7 +131,7 @@ def faq_entry_page(slug: str) -> Response:
         abort(404)
     chosen = ruleset_arg(request.args.get("ruleset"))
     rs = chosen or RULESETS[DEFAULT_RULESET]  # the answer is always for one set, and says which
-    text = entry.text(current_language())
+    text = entry.text(current_language(), rs)  # every number from the rule set in force
     notes = [(RULESETS[rid], note, rid == rs.id)
              for rid, note in text.by_ruleset.items() if rid in RULESETS]
     notes.sort(key=lambda n: not n[2])  # the set in force first
