@@ -125,7 +125,7 @@ def main() -> None:
     print(f"{'run':<17} {'time s':>7} {'rounds/s':>9} {'sim cpu s':>10} {'check cpu s':>12} {'plays':>8} "
           f"{'leftover/hand':>14} {'redeals':>8} {'turns':>6}  redeal reasons")
     with ProcessPoolExecutor(args.jobs) as pool:
-        for run, (name, _, options) in enumerate(RUNS):
+        for run, (name, _, _options) in enumerate(RUNS):
             if args.only and not name.startswith(args.only):
                 continue
             start = time.perf_counter()
@@ -134,12 +134,14 @@ def main() -> None:
             wall = time.perf_counter() - start
             n = sums["rounds"]
             assert n == args.rounds
-            why = ", ".join(f"{k.split(':', 1)[1]} {v / n:.2%}" for k, v in sorted(sums.items()) if k.startswith("redeal:"))
+            why = ", ".join(
+                f"{k.split(':', 1)[1]} {v / n:.2%}" for k, v in sorted(sums.items()) if k.startswith("redeal:")
+            )
             print(f"{name:<17} {wall:>7.2f} {n / wall:>9.0f} {sums['sim_cpu']:>10.2f} {sums['check_cpu']:>12.2f} "
                   f"{sums['plays']:>8} {sums['leftover'] / max(sums['losing_hands'], 1):>14.1f} "
                   f"{sums['redeals'] / n:>8.2%} {sums['turns'] / n:>6.1f}  {why or '—'}")
         print("options of the non-default runs:")
-        for name, ruleset_id, options in RUNS:
+        for name, _ruleset_id, options in RUNS:
             if options:
                 print(f"  {name}: {', '.join(f'{k}={v}' for k, v in options.items())}")
     print("no invariant broken")

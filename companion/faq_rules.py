@@ -11,7 +11,8 @@ one, the default set's. A text about another preset names it:
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .core.rules import DEFAULT_RULESET, RULESETS, RuleSet
 

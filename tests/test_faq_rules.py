@@ -31,8 +31,8 @@ CARD_COUNT = [
     re.compile(NUMBER + r"\s+(?:—\s+)?за\s+(?:пиков|сем[её]рк|шест[её]рк)", re.I),
     re.compile(r"\b" + NUMBER + r"\s+for\s+(?:the\s+king|a\s+seven|the\s+seven|a\s+six)", re.I),
 ]
-LOSS = re.compile(r"(?:больше|более|свыше|over|above|past|от|reach(?:es)?|at)\s+(\d{2,3})|(\d{2,3})\s+(?:или больше|и больше|or more)",
-                  re.I)
+LOSS = re.compile(r"(?:больше|более|свыше|over|above|past|от|reach(?:es)?|at)\s+(\d{2,3})"
+                  r"|(\d{2,3})\s+(?:или больше|и больше|or more)", re.I)
 SUBJECTS = {
     "king": re.compile(r"пиков\w* корол|корол\w* пик|king of spades|[KК]♠", re.I),
     "seven": re.compile(r"сем[её]рк|\bsevens?\b", re.I),
@@ -87,7 +87,8 @@ def claims(text: str, rs: RuleSet) -> list[str]:
             for pattern in CARD_COUNT:
                 for match in pattern.finditer(sentence):
                     if number(match.group(1)) not in allowed and number(match.group(1)) not in (36, 52):
-                        wrong.append(f"{match.group(0)!r} ({'/'.join(sorted(subjects))}: {sorted(allowed)}) in {sentence!r}")
+                        about = "/".join(sorted(subjects))
+                        wrong.append(f"{match.group(0)!r} ({about}: {sorted(allowed)}) in {sentence!r}")
         if LOSING.search(sentence):
             for match in LOSS.finditer(sentence):
                 value = int(match.group(1) or match.group(2))
