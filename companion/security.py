@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import re
@@ -29,7 +30,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, abort, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -94,6 +95,28 @@ def check_origin() -> None:
     if origin is not None and not _same_origin(origin):
         raise ForgedWrite()
     # Neither header: not a browser (curl, a script); it cannot carry someone else's cookie.
+
+
+# -- host names -------------------------------------------------------------------
+
+
+def check_host() -> None:
+    """Refuse a Host that is neither an IP address nor a name the app is served on (SERVED_HOSTS).
+
+    DNS rebinding needs a host name of the attacker's, so IP addresses pass; names must be listed."""
+    served = current_app.config.get("SERVED_HOSTS")
+    if not served:
+        return
+    name = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+    if name.startswith("[") and "]" in name:
+        name = name[1:name.index("]")]
+    try:
+        ipaddress.ip_address(name)
+        return
+    except ValueError:
+        pass
+    if name.lower() not in {h.strip("[]").lower() for h in served}:
+        abort(400)
 
 
 # -- headers --------------------------------------------------------------------
@@ -235,6 +258,7 @@ def init_app(app: Flask) -> None:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.before_request(start_timer)
+    app.before_request(check_host)
     app.before_request(check_origin)
     app.after_request(secure_headers)
     app.after_request(log_request)

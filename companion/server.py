@@ -1,9 +1,9 @@
 """How `companion serve` runs the app: trusted hosts, waitress sized for phones, or gunicorn workers.
 
-- Host header: only the names the app is served on are accepted (Flask's
-  TRUSTED_HOSTS), so a share link is never built from a foreign Host and a
-  DNS-rebinding page cannot talk to the app. PUBLIC_URL (behind a proxy) adds
-  its host.
+- Host header: only the names the app is served on, or an IP address, are
+  accepted (SERVED_HOSTS, see `security.check_host`), so a share link is never
+  built from a foreign host name and a DNS-rebinding page cannot talk to the
+  app. PUBLIC_URL (behind a proxy) adds its host.
 - waitress (every platform, the default): bodies above the app's own limit
   are refused before they are buffered (max_request_body_size), a client that
   declares a length and sends nothing is dropped after CHANNEL_TIMEOUT, and
@@ -126,11 +126,15 @@ def run_waitress(app: Flask, host: str, port: int, threads: int) -> None:
 
 
 def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
-    """What serving on `host` (shown to phones as `url`) sets: PUBLIC_URL and TRUSTED_HOSTS."""
+    """What serving on `host` (shown to phones as `url`) sets: PUBLIC_URL and SERVED_HOSTS.
+
+    SERVED_HOSTS (checked by `security.check_host`) are the host names the app answers to; an IP
+    address is always accepted, since DNS rebinding needs a name and a machine may have several
+    addresses. An instance config that sets Flask's TRUSTED_HOSTS (behind a proxy) is stricter still."""
     if not loopback:
         app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
-    if app.config.get("TRUSTED_HOSTS") is None:
-        app.config["TRUSTED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
+    if app.config.get("TRUSTED_HOSTS") is None and app.config.get("SERVED_HOSTS") is None:
+        app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
 def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:

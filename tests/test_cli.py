@@ -67,7 +67,7 @@ def test_serve_on_loopback_prints_the_loopback_address(tmp_path: Path, monkeypat
 
     class Stopped:  # what waitress would serve, without listening
         def __init__(self, app: Any, **kw: Any) -> None:
-            served.update(kw, public=app.config.get("PUBLIC_URL"), hosts=app.config.get("TRUSTED_HOSTS"))
+            served.update(kw, public=app.config.get("PUBLIC_URL"), hosts=app.config.get("SERVED_HOSTS"))
 
         def print_listen(self, _format: str) -> None: ...
         def run(self) -> None: ...

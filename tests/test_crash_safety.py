@@ -175,3 +175,25 @@ def test_idle_polls_keep_their_connection(server: Server) -> None:
         assert (again.getheader("Connection") or "").lower() != "close"
     assert conn.sock is not None  # still the same TCP connection
     conn.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn does not run on Windows")
+def test_two_workers_serve_with_gunicorn(tmp_path: Path) -> None:
+    running = Server(tmp_path, "--workers", "2")
+    running.start()
+    try:
+        status, created = running.request("POST", "/api/v1/series", {"players": ["Аня", "Борис"], "starter": "Аня"})
+        assert status == 201
+        auth = {"Authorization": f"Bearer {created['edit_token']}"}
+        for _ in range(6):  # whichever worker answers, each sees the other's writes
+            status, body = running.request("POST", f"/api/v1/series/{created['id']}/rounds", {"redeal": True}, auth)
+            assert status == 201
+        assert len(running.request("GET", f"/api/v1/series/{created['id']}")[1]["rounds"]) == 6
+        assert running.process is not None
+        children = Path(f"/proc/{running.process.pid}/task/{running.process.pid}/children")
+        if children.exists():
+            assert len(children.read_text().split()) == 2  # two worker processes under the master
+    finally:
+        assert running.process is not None
+        running.process.terminate()  # gunicorn stops its workers on SIGTERM
+        running.process.wait(20)

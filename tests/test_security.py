@@ -111,6 +111,15 @@ def test_only_trusted_hosts_are_served(tmp_path: Any) -> None:
     assert client.get("/api/v1/health", headers={"Host": "rebind.evil.example:8101"}).status_code == 400
 
 
+def test_served_host_names_and_any_ip_address_are_accepted(tmp_path: Any) -> None:
+    """What `companion serve` sets (SERVED_HOSTS): its names; IP addresses pass (rebinding needs a name)."""
+    client = make(tmp_path, SERVED_HOSTS=["bar-laptop", "bar-laptop.local", "localhost"]).test_client()
+    for host in ["bar-laptop:8101", "BAR-LAPTOP.local", "192.168.7.20:8101", "10.0.0.5", "[fe80::1]:8101", "[::1]"]:
+        assert client.get("/api/v1/health", headers={"Host": host}).status_code == 200, host
+    for host in ["evil.example", "rebind.evil.example:8101", "bar-laptop.evil.example"]:
+        assert client.get("/", headers={"Host": host}).status_code == 400, host
+
+
 def test_series_creation_is_rate_limited_with_retry_after(tmp_path: Any) -> None:
     client = make(tmp_path, RATELIMIT_ENABLED=True, RATELIMIT_CREATE="2 per minute").test_client()
     body = {"players": ["Аня", "Борис"]}
