@@ -191,8 +191,11 @@ def test_two_workers_serve_with_gunicorn(tmp_path: Path) -> None:
         assert len(running.request("GET", f"/api/v1/series/{created['id']}")[1]["rounds"]) == 6
         assert running.process is not None
         children = Path(f"/proc/{running.process.pid}/task/{running.process.pid}/children")
-        if children.exists():
-            assert len(children.read_text().split()) == 2  # two worker processes under the master
+        if children.exists():  # two worker processes under the master (the second may still be booting)
+            deadline = time.monotonic() + 20
+            while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(children.read_text().split()) == 2
     finally:
         assert running.process is not None
         running.process.terminate()  # gunicorn stops its workers on SIGTERM
