@@ -102,7 +102,7 @@ def test_huge_numbers_in_options_and_typed_points_are_refused(client: FlaskClien
     for options in [{"resets": {"101": huge}}, {"resets": {"100": -huge}}, {"loss_above": huge},
                     {"nine_points": 2**63}]:
         response = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "options": options})
-        assert response.status_code in (400, 422), options
+        assert response.status_code == 400, options  # a number no table uses is malformed input
         assert response.get_json()["error"]["message"]
     body = {"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": huge, "Вера": 3}}
     message = clear_400(client.post(f"/api/v1/series/{series['id']}/rounds", json=body, headers=auth(series)))
@@ -250,7 +250,7 @@ def test_fuzz_unicode_digits(app: Flask, digits: str, where: str) -> None:
         token = client.get(f"/series/{series_id}/share").get_data(as_text=True).split("token=")[1].split('"')[0]
         response = client.delete(f"/api/v1/series/{series_id}/rounds/1",
                                  headers={"If-Match": digits, "Authorization": f"Bearer {token}"})
-        assert response.status_code in (400, 404)
+        assert response.status_code == 400  # not the version, whatever digits: no round is looked up
     elif where == "limit":
         response = client.get("/api/v1/faq", query_string={"limit": digits})
         assert response.status_code == 400
