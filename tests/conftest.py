@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,26 @@ from companion import create_app
 
 # Hypothesis keeps its example database and caches outside the checkout (tests never write there).
 set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "companion101-hypothesis"))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Where a test that wrote into the checkout would leave something (dev tools' own caches aside).
+WATCHED = (ROOT, ROOT / "instance", ROOT / "companion" / "translations" / "ru" / "LC_MESSAGES", ROOT / "static")
+NOT_OURS = {".venv", ".git", "__pycache__", ".ruff_cache", ".mypy_cache", "companion101.egg-info"}
+
+
+def checkout_files() -> set[str]:
+    return {str(p.relative_to(ROOT)) for folder in WATCHED if folder.is_dir() for p in folder.iterdir()
+            if p.name not in NOT_OURS}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_written_into_the_checkout() -> Any:
+    """The whole run leaves the checkout as it found it (instance folder, catalogs, caches)."""
+    before = checkout_files()
+    yield
+    added = sorted(checkout_files() - before)
+    assert not added, f"tests wrote into the checkout: {added}"
 
 
 @pytest.fixture(autouse=True)
