@@ -348,3 +348,20 @@ def test_rule_card_with_house_rules_on_the_url(client: FlaskClient) -> None:
     check = re.search(r'href="(/referee\?[^"]*)"[^>]*>Check a play', page)
     assert check and "opt-eight=must-cover" in check.group(1) and "opt-spade_king_draw=5" in check.group(1)
     assert "opt-deck" not in check.group(1)
+
+
+def test_standings_say_who_starts_and_why(client: FlaskClient) -> None:
+    """Seed 002, RULES.md §7: in classic the deal rotates; the standings name the next starter and the rule."""
+    classic = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "ruleset": "classic",
+                                                   "starter": "Борис"}).get_json()
+    assert classic["next_starter_rule"] == "rotate"
+    body = {"winner": "Аня", "finishing_card": "8♥", "typed_points": {"Борис": 5, "Вера": 7}}
+    client.post(f"/api/v1/series/{classic['id']}/rounds", json=body,
+                headers={"Authorization": f"Bearer {classic['edit_token']}"})
+    page = client.get(f"/series/{classic['id']}?lang=en").get_data(as_text=True)
+    line = text_of(element(page, "next-starter"))
+    assert "Round 2: Вера starts." in line and "the player after the last starter" in line
+    igrafan = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "starter": "Борис"}).get_json()
+    assert igrafan["next_starter_rule"] == "winner"
+    page = client.get(f"/series/{igrafan['id']}?lang=en").get_data(as_text=True)
+    assert "The winner of the last round starts." in text_of(element(page, "next-starter"))

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.rules import StarterRule
 from ..core.series import PlayerStatus
 from ..i18n import gettext, ngettext
 from ..series_service import Series
@@ -70,6 +71,13 @@ class SeriesView:
     @property
     def chart(self) -> dict[str, Any]:
         return chart(self.series)
+
+    @property
+    def starter_rule(self) -> str:
+        """Why that player starts the next round: the rule set's `next_starter` parameter in words."""
+        if self.series.setup.ruleset.play.next_starter is StarterRule.ROTATE:
+            return gettext("The deal goes round the table: the player after the last starter starts.")
+        return gettext("The winner of the last round starts.")
 
 
 def points_to_loss(series: Series, player: str) -> int:
