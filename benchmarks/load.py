@@ -82,7 +82,7 @@ def prepare(instance: str, tables: int) -> None:
 
 
 def start_server(instance: str, port: int, workers: int, threads: int, log: bool = False) -> subprocess.Popen[bytes]:
-    config = "RATELIMIT_ENABLED = False\n"
+    config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
         config += (

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 import sys
 from typing import Any
@@ -125,12 +126,26 @@ def run_waitress(app: Flask, host: str, port: int, threads: int) -> None:
         server.close()
 
 
+def request_log(app: Flask) -> None:
+    """One line per request on stderr (the `companion.requests` logger; REQUEST_LOG = False turns it off)."""
+    if not app.config.get("REQUEST_LOG", True):
+        return
+    log = logging.getLogger("companion.requests")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+
+
 def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
     """What serving on `host` (shown to phones as `url`) sets: PUBLIC_URL and SERVED_HOSTS.
 
     SERVED_HOSTS (checked by `security.check_host`) are the host names the app answers to; an IP
     address is always accepted, since DNS rebinding needs a name and a machine may have several
     addresses. An instance config that sets Flask's TRUSTED_HOSTS (behind a proxy) is stricter still."""
+    request_log(app)
     if not loopback:
         app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
     if app.config.get("TRUSTED_HOSTS") is None and app.config.get("SERVED_HOSTS") is None:

@@ -34,8 +34,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, instance: Path, *extra: str) -> None:
-        self.instance, self.extra, self.port = instance, extra, free_port()
+    def __init__(self, instance: Path, *extra: str, stderr: Any = subprocess.DEVNULL) -> None:
+        self.instance, self.extra, self.port, self.stderr = instance, extra, free_port(), stderr
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -43,7 +43,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--threads", "4", *self.extra],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            env=env, stdout=subprocess.DEVNULL, stderr=self.stderr)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -200,3 +200,23 @@ def test_two_workers_serve_with_gunicorn(tmp_path: Path) -> None:
         assert running.process is not None
         running.process.terminate()  # gunicorn stops its workers on SIGTERM
         running.process.wait(20)
+
+
+def test_the_served_app_logs_one_line_per_request_without_secrets(tmp_path: Path) -> None:
+    log = (tmp_path / "stderr.log").open("w")
+    running = Server(tmp_path, stderr=log)
+    running.start()
+    try:
+        status, created = running.request("POST", "/api/v1/series", {"players": ["Аня", "Борис"]})
+        token = created["edit_token"]
+        running.request("POST", f"/api/v1/series/{created['id']}/rounds", {"redeal": True},
+                        {"Authorization": f"Bearer {token}"})
+        running.request("GET", f"/series/{created['id']}/edit?token={token}")
+    finally:
+        running.kill()
+        log.close()
+    text = (tmp_path / "stderr.log").read_text()
+    lines = [line for line in text.splitlines() if " /api/" in line or "/series/" in line]
+    assert any(f"POST /api/v1/series/{created['id']}/rounds 201" in line for line in lines)
+    assert any("/edit?token=…" in line and " 303 " in line for line in lines)
+    assert token not in text
