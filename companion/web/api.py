@@ -173,7 +173,7 @@ def write(
     if key:
         found = idempotency.earlier(series.id, key, digest)
         if found is not None:
-            return idempotency.replay(found, current)
+            return idempotency.replay(found, current, status)
     try:
         changed = idempotency.apply(
             series, change, expected=expected, key=(key, digest) if key else None, target=target
@@ -181,7 +181,7 @@ def write(
     except storage.DuplicateKey:  # the same key won a race a moment ago: answer as it was answered
         found = idempotency.earlier(series.id, key or "", digest)
         assert found is not None
-        return idempotency.replay(found, current)
+        return idempotency.replay(found, current, status)
     response = jsonify(series_json(changed))
     response.status_code = status
     return idempotency.remember(series.id, key, response)

@@ -57,12 +57,14 @@ def earlier(series_id: str, key: str, digest: str) -> dict[str, Any] | None:
     return found
 
 
-def replay(found: dict[str, Any], current: Callable[[], Response]) -> Response:
-    """The answer the first attempt got (or, if it was stored but not yet answered, the current state)."""
+def replay(found: dict[str, Any], current: Callable[[], Response], status: int) -> Response:
+    """The answer the first attempt got; if it is stored but not answered yet (a race of two sends of the
+    same request), the current state with the status the first one is getting."""
     if found["body"] is not None:
-        response = Response(found["body"], found["status"] or 200, mimetype="application/json")
+        response = Response(found["body"], found["status"] or status, mimetype="application/json")
     else:
         response = current()
+        response.status_code = status
     response.headers["Idempotent-Replayed"] = "true"
     return response
 
