@@ -10,6 +10,7 @@ the other name; a merge is recorded and can be undone.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,12 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "series": [g.id for g in self.series], "players": [s.to_json() for s in self.stats]}
+
+    @property
+    def etag(self) -> str:
+        """Changes whenever a series of the table or a merge changes (what the statistics depend on)."""
+        state = [(g.id, g.version) for g in self.series], [(m.id, m.undone_at) for m in self.merges]
+        return "t-" + hashlib.sha256(repr(state).encode()).hexdigest()[:20]
 
 
 def load(db: sqlite_utils.Database, table_id: str) -> Table | None:

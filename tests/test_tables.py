@@ -61,6 +61,15 @@ def test_after_links_series_into_one_table(client: FlaskClient, series: dict[str
     assert vera["average_points"] == 60 and vera["highest_total_survived"] == 60
 
 
+def test_the_table_answers_304_until_a_series_of_it_changes(client: FlaskClient, series: dict[str, Any]) -> None:
+    url = f"/api/v1/tables/{series['table']}"
+    first = client.get(url)
+    assert first.headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    add(client, series, {"redeal": True})
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 200
+
+
 def test_after_needs_that_series_token(client: FlaskClient, series: dict[str, Any]) -> None:
     other = client.post("/api/v1/series", json={"players": ["Глеб", "Дина"]}).get_json()
     assert client.post("/api/v1/series", json={"after": series["id"]}).status_code == 401

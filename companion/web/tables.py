@@ -22,6 +22,7 @@ from ..series_service import Series
 from ..storage import get_db
 from .api import json_object
 from .cards import card_or_none, card_text
+from .conditional import conditional
 from .edit_rights import can_edit
 from .errors import ApiError
 from .links import public_url, qr_svg
@@ -60,7 +61,8 @@ def authorize_table(table: tables.Table) -> None:
 
 @bp.get("/api/v1/tables/<table_id>")
 def get_table(table_id: str) -> Any:
-    return load_table(table_id).to_json()
+    table = load_table(table_id)
+    return conditional(table.etag, lambda: jsonify(table.to_json()))
 
 
 @bp.get("/api/v1/tables/<table_id>/export")
