@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import datetime
 from typing import Any
 
@@ -94,6 +95,11 @@ def sheet_name(series: Series, extension: str) -> str:
     return pdf.sheet_filename(series.row.created_at, list(series.setup.players), extension)
 
 
+def compact(html: str) -> str:
+    """The sheet without the template's indentation between tags: each such gap would be a text box to lay out."""
+    return re.sub(r">\s*\n\s*<", "><", html)
+
+
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
@@ -101,7 +107,7 @@ def render_pdf(series: Series) -> bytes:
     return renderer.get_or_render(
         key,
         lambda: pdf.html_to_pdf(
-            render_template("scoresheet.html", **sheet_context(series)), current_app.static_folder or "static"
+            compact(render_template("scoresheet.html", **sheet_context(series))), current_app.static_folder or "static"
         ),
     )
 
