@@ -20,30 +20,13 @@ from ..core.scoring import max_hand, score_hand
 from ..i18n import gettext
 from ..storage import get_db, round_history
 from . import idempotency
+from .api_request import authorize, if_match_version, json_body, json_object, load_series
 from .conditional import conditional
 from .errors import ApiError
 from .rules_text import option_spec_json
 from .series_view import series_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-
-def json_body() -> Any:
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(
-            400,
-            "malformed-json",
-            N_("The request body is not valid JSON. Send a JSON object with Content-Type: application/json."),
-        )
-    return data
-
-
-def json_object() -> dict[str, Any]:
-    data = json_body()
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad-request", N_("The request body must be a JSON object."))
-    return data
 
 
 # -- rule sets and scoring -------------------------------------------------
@@ -122,38 +105,6 @@ def score() -> Any:
 
 
 # -- series -----------------------------------------------------------------
-
-
-def load_series(series_id: str) -> series_service.Series:
-    series = series_service.load(get_db(), series_id)
-    if series is None:
-        raise ApiError(404, "not-found", N_("There is no series “%(id)s”. Check the link."), id=series_id)
-    return series
-
-
-def authorize(series: series_service.Series) -> None:
-    header = request.headers.get("Authorization", "")
-    if not header:
-        raise ApiError(
-            401,
-            "unauthorized",
-            N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."),
-        )
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
-    if not series.row.token_matches(token.strip()):
-        raise ApiError(403, "forbidden", N_("This edit token does not belong to this series."))
-
-
-def if_match_version() -> int | None:
-    value = request.headers.get("If-Match")
-    if value is None:
-        return None
-    digits = value.strip().removeprefix("W/").strip('"')
-    if not (digits.isascii() and digits.isdigit()):  # "²".isdigit() is true, int("²") fails
-        raise ApiError(400, "bad-request", N_("If-Match must be the series version, a whole number such as 3."))
-    return int(digits)
 
 
 def write(

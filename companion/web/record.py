@@ -18,7 +18,7 @@ from .. import record
 from ..core.errors import N_, FormatError, RuleError
 from ..i18n import translate_error
 from ..storage import get_db
-from .api import load_series
+from .api_request import load_series
 from .errors import ApiError
 from .links import public_url
 from .pages import page, see_other

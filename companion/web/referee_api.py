@@ -16,7 +16,7 @@ from ..core.referee import check_play
 from ..core.rules import DEFAULT_RULESET, RuleSet, get_ruleset
 from ..i18n import translate_error
 from ..storage import get_db
-from .api import json_object
+from .api_request import json_object
 from .cards import parse_suit
 from .errors import ApiError
 

@@ -20,7 +20,7 @@ from ..core.stats import PlayerStats, ranked
 from ..i18n import current_language, gettext, translate_error
 from ..series_service import Series
 from ..storage import get_db
-from .api import json_object
+from .api_request import json_object
 from .cards import card_or_none, card_text
 from .conditional import conditional
 from .edit_rights import can_edit
