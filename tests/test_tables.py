@@ -90,6 +90,14 @@ def test_a_correction_in_an_old_series_changes_the_statistics(client: FlaskClien
     assert vera["series_lost"] == 0 and vera["highest_total_survived"] == 70
 
 
+def test_in_a_two_player_series_the_other_player_won(client: FlaskClient) -> None:
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "starter": "Аня"}).get_json()
+    for _ in range(2):
+        add(client, created, {"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 60}})
+    players = client.get(f"/api/v1/tables/{created['table']}").get_json()["players"]
+    assert [(p["name"], p["series_won"], p["series_lost"]) for p in players] == [("Аня", 1, 0), ("Борис", 0, 1)]
+
+
 def test_resets_and_queen_finishes_are_counted(client: FlaskClient, series: dict[str, Any]) -> None:
     add(client, series, {"winner": "Аня", "finishing_card": "Q♠", "typed_points": {"Борис": 101, "Вера": 5}})
     table = client.get(f"/api/v1/tables/{series['table']}").get_json()

@@ -72,12 +72,13 @@ def table_stats(all_standings: Sequence[Standings], merges: Mapping[str, str] | 
         options = setup.options
         exact_resets = {old for old, _ in options.resets}
         names = {p: canonical(p, merges) for p in setup.players}
+        winner_of_series = final_standings(standings).winner  # the scoresheet's winner, two-player series too
         for p in setup.players:
             stats = players.setdefault(names[p], PlayerStats(names[p], lost_by_series=[0] * k))
             stats.series_played += 1
             if p in standings.losers:  # a loss is final once named, even while the others play on
                 stats.series_lost += 1
-            if standings.winner == p:
+            if winner_of_series == p:
                 stats.series_won += 1
         for r in standings.rounds:
             if r.entry.redeal:
