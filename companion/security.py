@@ -147,10 +147,11 @@ def _categories(rule_path: str, methods: set[str]) -> list[tuple[str, list[str]]
     """Which limits (config key, methods) apply to a URL rule."""
     found: list[tuple[str, list[str]]] = []
     writes = sorted(methods & UNSAFE_METHODS)
-    if writes and "/series/" in rule_path and not rule_path.endswith("/preview"):
+    creates = ("/api/v1/series", "/new", "/api/v1/series/import", "/import", "/api/v1/tables/import")
+    if (writes and ("/series/" in rule_path or "/tables/" in rule_path) and not rule_path.endswith("/preview")
+            and rule_path not in creates):
         found.append(("RATELIMIT_WRITES", writes))
-    if "POST" in methods and (rule_path in ("/api/v1/series", "/new", "/api/v1/series/import", "/import")
-                              or rule_path.endswith("/again")):
+    if "POST" in methods and (rule_path in creates or rule_path.endswith("/again")):
         found.append(("RATELIMIT_CREATE", ["POST"]))
     if rule_path.endswith(".pdf"):
         found.append(("RATELIMIT_PDF", ["GET"]))

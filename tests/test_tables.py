@@ -279,3 +279,19 @@ def test_statistics_add_up(all_standings: Any) -> None:
 def test_canonical_follows_merges_and_ignores_loops() -> None:
     assert canonical("Боря", {"Боря": "Борис", "Борис": "Боб"}) == "Боб"
     assert canonical("а", {"а": "б", "б": "а"}) == "б"
+
+
+def test_table_writes_and_imports_share_the_rate_limits(tmp_path: Any) -> None:
+    from companion import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "limits.sqlite3"), "SECRET_KEY": "t",
+                      "RATELIMIT_ENABLED": True, "RATELIMIT_CREATE": "2 per minute",
+                      "RATELIMIT_WRITES": "1 per minute"})
+    client = app.test_client()
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"]}).get_json()
+    url = f"/api/v1/tables/{created['table']}/merges"
+    assert client.post(url, json={"from": "Аня", "into": "Борис"}, headers=auth(created)).status_code == 422
+    assert client.post(url, json={"from": "Аня", "into": "Борис"}, headers=auth(created)).status_code == 429
+    document = client.get(f"/api/v1/tables/{created['table']}/export").get_json()
+    assert client.post("/api/v1/tables/import", json=document).status_code == 201  # the second creation
+    assert client.post("/api/v1/tables/import", json=document).status_code == 429
