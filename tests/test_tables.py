@@ -295,3 +295,23 @@ def test_table_writes_and_imports_share_the_rate_limits(tmp_path: Any) -> None:
     document = client.get(f"/api/v1/tables/{created['table']}/export").get_json()
     assert client.post("/api/v1/tables/import", json=document).status_code == 201  # the second creation
     assert client.post("/api/v1/tables/import", json=document).status_code == 429
+
+
+def test_the_migration_gives_every_older_series_a_table_of_its_own(tmp_path: Any) -> None:
+    import json
+
+    from companion import create_app, storage
+
+    path = str(tmp_path / "old.sqlite3")
+    db = storage.connect(path)
+    storage.migrations.apply(db, stop_before="m002_tables_and_shared_rules")
+    for series_id in ("old-one", "old-two"):
+        db.table("series").insert({
+            "id": series_id, "ruleset": "igrafan", "options": "{}", "players": json.dumps(["Аня", "Борис"]),
+            "starter": "Аня", "starter_drawn": 0, "edit_token_hash": storage.hash_token("t"), "version": 1,
+            "created_at": "2026-11-28T20:00:00+00:00", "updated_at": "2026-11-28T20:00:00+00:00"})
+    db.close()
+    client = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t"}).test_client()
+    tables = [client.get(f"/api/v1/series/{s}").get_json()["table"] for s in ("old-one", "old-two")]
+    assert all(tables) and tables[0] != tables[1]
+    assert client.get(f"/api/v1/tables/{tables[0]}").get_json()["series"] == ["old-one"]
