@@ -246,9 +246,9 @@ class RuleSet:
     """A preset; `defaults` are the options in force (the preset's, or a table's after `configured`)."""
 
     id: str
-    name: Mapping[str, str]
-    description: Mapping[str, str]
-    differences: Mapping[str, tuple[str, ...]]  # two short lines: how it differs from igrafan
+    name: Msg  # gettext message ids (English), Russian in rules.po
+    description: Msg
+    differences: tuple[Msg, ...]  # two short lines: how it differs from igrafan
     sources: tuple[str, ...]
     min_players: int = 2
     max_players: int = 4
@@ -361,36 +361,27 @@ def _set(**kwargs: Any) -> RuleSet:
 
 IGRAFAN = _set(
     id="igrafan",
-    name={"ru": "ИграФан (по умолчанию)", "en": "IgraFan (default)"},
-    description={
-        "ru": "Шестёрку кроет сам игрок, дама — на любую карту, ровно 101 обнуляет, больше 101 — проигрыш всего стола.",
-        "en": "You cover your own six, a queen goes on anything, exactly 101 resets to 0, over 101 ends the series.",
-    },
-    differences={
-        "ru": ("Основной набор этого приложения.", "Остальные наборы описаны как отличия от него."),
-        "en": ("The app's main rule set.", "The other sets are described by how they differ from it."),
-    },
+    name=N_("IgraFan (default)"),
+    description=N_(
+        "You cover your own six, a queen goes on anything, exactly 101 resets to 0, over 101 ends the series."
+    ),
+    differences=(
+        N_("The app's main rule set."),
+        N_("The other sets are described by how they differ from it."),
+    ),
     sources=("000", "001"),
 )
 
 CLASSIC = _set(
     id="classic",
-    name={"ru": "Классика", "en": "Classic"},
-    description={
-        "ru": "Сдатчик открывает карту на стол, на шестёрку берёт "
-              "следующий, девятку надо покрыть, и она ничего не стоит.",
-        "en": "The dealer turns up a table card, a six makes the next draw, a nine must be covered and scores nothing.",
-    },
-    differences={
-        "ru": (
-            "Сдатчику 4 карты и одна на стол; на шестёрку следующий берёт 1, на пикового короля — 4.",
-            "Девятку кроют до победного, она стоит 0; нет бонуса за одни дамы; особая дама — пиковая.",
-        ),
-        "en": (
-            "The dealer keeps 4 and turns one up; a six makes the next draw 1, the king of spades 4.",
-            "A nine must be covered and scores 0; no queens-only bonus; the special queen is the queen of spades.",
-        ),
-    },
+    name=N_("Classic"),
+    description=N_(
+        "The dealer turns up a table card, a six makes the next draw, a nine must be covered and scores nothing."
+    ),
+    differences=(
+        N_("The dealer keeps 4 and turns one up; a six makes the next draw 1, the king of spades 4."),
+        N_("A nine must be covered and scores 0; no queens-only bonus; the special queen is the queen of spades."),
+    ),
     sources=("002", "003"),
     play=PlayRules(nine_cover=True, table_card=True, next_starter=StarterRule.ROTATE),
     defaults=Options(
@@ -405,22 +396,17 @@ CLASSIC = _set(
 
 ELIMINATION = _set(
     id="elimination",
-    name={"ru": "На вылет", "en": "Elimination"},
-    description={
-        "ru": "По 4 карты, десятка меняет направление, 100 обнуляет, перебравший выбывает, побеждает последний.",
-        "en": "Four cards each, a ten reverses play, 100 resets, whoever goes over 101 leaves, the last one left wins.",
-    },
-    differences={
-        "ru": (
-            "По 4 карты; десятка разворачивает ход; шестёрки и семёрки можно перевести, штраф удваивается.",
-            "Ровно 100 обнуляет; за 101 выбывает только перебравший; девятка — 0, особая дама — пиковая.",
-        ),
-        "en": (
-            "Four cards each; a ten reverses; sixes and sevens can be passed on, doubling the penalty.",
+    name=N_("Elimination"),
+    description=N_(
+        "Four cards each, a ten reverses play, 100 resets, whoever goes over 101 leaves, the last one left wins."
+    ),
+    differences=(
+        N_("Four cards each; a ten reverses; sixes and sevens can be passed on, doubling the penalty."),
+        N_(
             "Exactly 100 resets; over 101 only that player leaves; "
-            "a nine is 0, the special queen is the queen of spades.",
+            "a nine is 0, the special queen is the queen of spades."
         ),
-    },
+    ),
     sources=("004",),
     max_players=6,
     play=PlayRules(transfer_doubles=True, four_of_a_kind_redeal=True),
@@ -440,21 +426,14 @@ ELIMINATION = _set(
 
 ELVISTA = _set(
     id="elvista",
-    name={"ru": "Элвиста", "en": "Elvista"},
-    description={
-        "ru": "На шестёрку берёт следующий, после восьмёрки ходишь ещё, десятка разворачивает, 100 превращается в 50.",
-        "en": "A six makes the next draw, after an eight you play again, a ten reverses, 100 becomes 50.",
-    },
-    differences={
-        "ru": (
-            "На шестёрку следующий берёт 1, на пикового короля — 4; восьмёрку надо покрыть; десятка разворачивает.",
-            "Ровно 100 → 50, ровно 101 → 0; пикового короля в руке можно считать за 40.",
-        ),
-        "en": (
-            "A six makes the next draw 1, the king of spades 4; an eight must be followed up; a ten reverses.",
-            "Exactly 100 → 50 and exactly 101 → 0; the king of spades in hand may count 40.",
-        ),
-    },
+    name=N_("Elvista"),
+    description=N_(
+        "A six makes the next draw, after an eight you play again, a ten reverses, 100 becomes 50."
+    ),
+    differences=(
+        N_("A six makes the next draw 1, the king of spades 4; an eight must be followed up; a ten reverses."),
+        N_("Exactly 100 → 50 and exactly 101 → 0; the king of spades in hand may count 40."),
+    ),
     sources=("000",),
     defaults=Options(
         six=SixRule.NEXT_DRAWS_1,
@@ -468,21 +447,14 @@ ELVISTA = _set(
 
 PHARAOH = _set(
     id="pharaoh",
-    name={"ru": "Фараон", "en": "Pharaoh"},
-    description={
-        "ru": "Предшественник «101» на двоих: по 4 карты, одинокая дама в руке — 30, проигрыш со 100 очков.",
-        "en": "The two-player forerunner of 101: four cards each, a lone queen in hand is 30, 100 points loses.",
-    },
-    differences={
-        "ru": (
-            "Только двое, по 4 карты; взятую карту можно сразу сыграть.",
-            "Дама в руке одна — 30, выход на даму −30; 100 очков и больше — проигрыш.",
-        ),
-        "en": (
-            "Two players only, four cards each; a drawn card may be played at once.",
-            "A lone queen in hand is 30, going out on a queen is −30; 100 or more loses.",
-        ),
-    },
+    name=N_("Pharaoh"),
+    description=N_(
+        "The two-player forerunner of 101: four cards each, a lone queen in hand is 30, 100 points loses."
+    ),
+    differences=(
+        N_("Two players only, four cards each; a drawn card may be played at once."),
+        N_("A lone queen in hand is 30, going out on a queen is −30; 100 or more loses."),
+    ),
     sources=("003",),
     max_players=2,
     defaults=Options(

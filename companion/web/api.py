@@ -15,9 +15,10 @@ from flask import Blueprint, Response, jsonify, request
 from .. import series_service, storage
 from ..core.cards import parse_card
 from ..core.errors import N_, FormatError, RuleError
+from ..core.languages import LANGUAGES
 from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from ..core.scoring import max_hand, score_hand
-from ..i18n import gettext
+from ..i18n import gettext, in_both_languages
 from ..storage import get_db, round_history
 from . import idempotency
 from .api_request import authorize, if_match_version, json_body, json_object, load_series
@@ -41,9 +42,9 @@ def ruleset_json(ruleset_id: str) -> dict[str, Any]:
     play, opt = rs.play, rs.defaults
     return {
         "id": rs.id,
-        "name": dict(rs.name),
-        "description": dict(rs.description),
-        "differences": {lang: list(lines) for lang, lines in rs.differences.items()},
+        "name": in_both_languages(rs.name),
+        "description": in_both_languages(rs.description),
+        "differences": {lang: [in_both_languages(line)[lang] for line in rs.differences] for lang in LANGUAGES},
         "sources": list(rs.sources),
         "players": {
             "min": rs.min_players,

@@ -81,7 +81,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "corrections": corrections(series),
         "rules_lines": series_rules_lines(series),
         "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
-        "ruleset_name": series.setup.ruleset.name[current_language()],
+        "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
         "view_url": view_url,
         "qr": qr_svg(view_url),
@@ -168,7 +168,7 @@ def scoresheet_csv(series_id: str) -> Response:
     else:
         outcome = gettext("The series goes on; %(name)s starts the next round.", name=series.standings.next_starter)
     writer.writerow([gettext("One hundred and one"), gettext("Scoresheet")])
-    writer.writerow([gettext("Rule set"), series.setup.ruleset.name[lang]])
+    writer.writerow([gettext("Rule set"), gettext(series.setup.ruleset.name)])
     writer.writerow(
         [gettext("House rules"), "; ".join(f"{label}: {value}" for label, value in rules) or gettext("none")]
     )

@@ -17,7 +17,7 @@ from .. import house_rules, tables
 from ..core.errors import N_, RuleError
 from ..core.rules import OPTION_SPECS, get_ruleset
 from ..core.stats import PlayerStats, ranked
-from ..i18n import current_language, gettext, translate_error
+from ..i18n import gettext, translate_error
 from ..series_service import Series
 from ..storage import get_db
 from .api_request import json_object
@@ -161,7 +161,7 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
                 "id": game.id,
                 "date": game.row.created_at[:10],
                 "players": ", ".join(game.setup.players),
-                "ruleset": game.setup.ruleset.name[current_language()],
+                "ruleset": gettext(game.setup.ruleset.name),
                 "rounds": len(game.entries),
                 "finished": st.finished,
                 "losers": ", ".join(st.losers),
@@ -297,7 +297,7 @@ def house_rules_link(code: str) -> Any:
     return render_start(
         form,
         house_rules={
-            "name": rules.ruleset.name[current_language()],
+            "name": gettext(rules.ruleset.name),
             "id": rules.ruleset.id,
             "lines": rules_lines(rules),
         },

@@ -9,7 +9,7 @@ from flask import Response, request
 from ... import house_rules, series_service
 from ...core.errors import RuleError
 from ...core.rules import OPTION_SPECS, RULESETS
-from ...i18n import current_language, gettext, translate_error
+from ...i18n import gettext, translate_error
 from ...storage import get_db
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
@@ -20,8 +20,8 @@ from .start_form import StartForm
 
 
 def rulesets_view() -> list[dict[str, Any]]:
-    lang = current_language()
-    return [{"id": rs.id, "name": rs.name[lang], "differences": rs.differences[lang]} for rs in RULESETS.values()]
+    return [{"id": rs.id, "name": gettext(rs.name), "differences": [gettext(line) for line in rs.differences]}
+            for rs in RULESETS.values()]
 
 
 def options_view(form: StartForm) -> list[dict[str, Any]]:

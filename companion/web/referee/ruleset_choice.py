@@ -9,7 +9,7 @@ from typing import Any
 from ... import series_service
 from ...core.errors import RuleError
 from ...core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, RuleSet
-from ...i18n import current_language
+from ...i18n import gettext
 from ...series_service import Series
 from ...storage import get_db
 from ..rules_text import option_query
@@ -21,7 +21,7 @@ def ruleset_arg(value: str | None) -> RuleSet | None:
 
 
 def ruleset_name(rs: RuleSet) -> str:
-    return rs.name.get(current_language(), rs.name["en"])
+    return gettext(rs.name)
 
 
 def series_arg(value: str | None) -> Series | None:
