@@ -1,8 +1,12 @@
 """Taps to record a typical 4-player round: 12 leftover cards, a winner and a finishing card.
 
-Goal (issue 3): at most leftover cards + players + 2 = 12 + 4 + 2 = 18 taps.
-Counted from the standings page (the tap on "Enter round" included) to the
-saved round, in a 390×844 Chromium with the UI in Russian.
+Both counted on the round page, as issue 10 counts them (issue 3 also counted
+the tap on «Записать раунд» that opens it; that tap is printed separately):
+grid at most 17 taps (winner, finishing card, player tabs, cards, save);
+voice at most 3: the text field, the keyboard's microphone (dictation arrives
+as inserted text here), «Сохранить как сказано»; the grid is filled and shown
+before the save tap. The same round, so
+the totals must agree. In a 390×844 Chromium with the UI in Russian.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ HANDS = {
     "Глеб": ["туз червей", "король пик", "восьмёрка бубен", "десятка треф"],
 }
 EXPECTED = {"Аня": 32, "Борис": 0, "Вера": 20, "Глеб": 33}
+SAID = ("Борис вышел на восьмёрке треф. У Ани туз пик, король червей, десятка бубен и семёрка треф. "
+        "У Веры дама пик, валет червей, девятка бубен и шестёрка пик. "
+        "У Глеба туз червей, король пик, восьмёрка бубен и десятка треф.")
+GRID_GOAL, VOICE_GOAL = 17, 3
 
 
 def main() -> int:
@@ -52,20 +60,34 @@ def main() -> int:
                 tap(page.locator(f".panel.active input[aria-label='{card}'] + span"))
         tap(page.get_by_role("button", name="Сохранить раунд"))
         page.wait_for_url(f"**/series/{series_id}")
-        got = {
-            name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS
-        }
+        got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS}
+
+        voice_id, voice_token = create_series(base, PLAYERS)
+        page.goto(f"{base}/series/{voice_id}/edit?token={voice_token}")
+        page.get_by_role("link", name="Записать раунд 1").click()  # as in the grid count, not counted below
+        page.wait_for_url("**/round")
+        voice = 0
+        page.locator("#say").click()
+        voice += 1
+        voice += 1  # the keyboard's microphone
+        page.keyboard.insert_text(SAID)
+        page.locator("input[name=hand-3][value='10C']:checked").wait_for(state="attached")  # the grid shows the said round
+        page.get_by_role("button", name="Сохранить как сказано").click()
+        voice += 1
+        page.wait_for_url(f"**/series/{voice_id}")
+        said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS}
         browser.close()
     leftover, players = sum(len(c) for c in HANDS.values()), len(PLAYERS)
-    goal = leftover + players + 2
+    goal = GRID_GOAL
     print(f"typical 4-player round: {leftover} leftover cards, a winner, a finishing card")
-    print(f"taps: {taps} (goal ≤ {goal} = leftover {leftover} + players {players} + 2)")
-    print(
-        f"  of which: 1 open round entry, 1 winner, 1 finishing card, {taps - leftover - 4} player tabs, "
-        f"{leftover} cards, 1 save"
-    )
+    grid = taps - 1  # the tap on «Записать раунд» opened the page
+    print(f"grid taps on the round page: {grid} (goal ≤ {goal}); {taps} counting the tap that opens round entry")
+    print(f"  of which: 1 winner, 1 finishing card, {grid - leftover - 3} player tabs, {leftover} cards, 1 save")
     print(f"totals after saving: {got} (expected {EXPECTED})")
-    ok = taps <= goal and got == EXPECTED
+    print(f"voice taps on the round page: {voice} (goal ≤ {VOICE_GOAL}): the field, the microphone, save; "
+          f"{voice + 1} counting the tap that opens round entry")
+    print(f"totals after saving the said round: {said}; taps saved against the grid: {grid - voice}")
+    ok = grid <= goal and got == EXPECTED and voice <= VOICE_GOAL and said == EXPECTED
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

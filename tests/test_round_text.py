@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -167,3 +168,37 @@ def test_api_refusals_say_how(client: FlaskClient) -> None:
         assert r.status_code == status, body
         assert word in r.get_json()["error"]["message"], (body, r.get_json())
     assert client.post("/api/v1/round-from-text", data="{", content_type="application/json").status_code == 400
+
+
+# -- the round page's text field without JavaScript ---------------------------------
+
+
+def test_round_page_fills_the_grid_from_text_and_saves_only_what_was_shown(app: Any, client: FlaskClient) -> None:
+    from tests.test_ui_play import create, load
+
+    series_id = create(client)
+    url = f"/series/{series_id}/round"
+    v = str(load(app, series_id).version)
+    text = "Аня вышла на десятке пик. У Бориса туз и король пик. У Веры джокер и две десятки. У Глеба дама и туз червей"
+    page = client.post(url, data={"version": v, "say": text, "op": "say"})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and len(load(app, series_id).entries) == 0  # shown, not stored
+    assert re.search(r'name="winner" value="0"[^>]*checked', html)
+    assert re.search(r'name="finishing_card" value="10S"[^>]*checked', html)
+    assert re.search(r'name="hand-1" value="KS"[^>]*checked', html)
+    assert "«джокер»" in html and "Не понято" in html
+    assert f'name="said" value="{text}"' in html
+    # «Save as said» with the grid showing that text saves it as it stands
+    data = {"version": v, "say": text, "said": text, "op": "say-save", "winner": "0", "finishing_card": "10S",
+            "hand-1": ["AS", "KS"], "hand-2": ["10H", "10C"], "hand-3": ["QD", "AH"]}
+    saved = client.post(url, data=data)
+    assert saved.status_code == 303 and dict(load(app, series_id).standings.totals)["Вера"] == 20
+    # «Save as said» with a text the grid does not show yet fills the grid first and stores nothing
+    text2 = "Борис вышел на семёрке пик. У Ани туз. У Веры король. У Глеба девятка"
+    v = str(load(app, series_id).version)
+    again = client.post(url, data={"version": v, "say": text2, "op": "say-save"})
+    assert again.status_code == 200 and len(load(app, series_id).entries) == 1
+    assert re.search(r'name="winner" value="1"[^>]*checked', again.get_data(as_text=True))
+    # an empty text says what to write, next to the field
+    empty = client.post(url, data={"version": v, "say": " ", "op": "say"})
+    assert empty.status_code == 422 and "Сначала скажите или напишите раунд" in empty.get_data(as_text=True)

@@ -9,6 +9,7 @@ from ...core.errors import RuleError, field_player
 from ...core.series import Standings
 from ...i18n import gettext
 from ...series_service import Series
+from .. import round_say
 from .form_values import whole
 
 MAX_CARD_TEXT = 4  # "10♣️" and the like: longer is not a card
@@ -25,6 +26,8 @@ class RoundForm:
     hands: dict[int, list[str]] = field(default_factory=dict)
     points: dict[int, str] = field(default_factory=dict)
     errors: dict[str, list[str]] = field(default_factory=dict)
+    say: str = ""  # the round as said or typed in the text field
+    said: str = ""  # the text the grid was last filled from (by the page's script)
 
     @classmethod
     def read(cls, form: Any, series: Series, n: int | None) -> RoundForm:
@@ -40,7 +43,21 @@ class RoundForm:
             typed = form.get(f"points-{i}", "").strip()[:MAX_POINTS_TEXT]
             if typed:
                 rf.points[i] = typed
+        rf.say, rf.said = form.get("say", "")[:round_say.MAX_SAY], form.get("said", "")[:round_say.MAX_SAY]
         return rf
+
+    def fill_from_text(self, series: Series, before: Standings) -> dict[str, Any]:
+        """Tick the grid from the text field; what was not understood or must be asked comes back."""
+        said = round_say.fill(self.say, series.setup.players, before.in_play, series.setup.options)
+        if said["winner"] is not None:
+            self.winner = said["winner"]
+        if said["finish"]:
+            self.finish = said["finish"]
+        for i, codes in said["hands"].items():
+            self.hands[i] = codes
+            self.points.pop(i, None)
+        self.said = self.say
+        return dict(said["view"])
 
     @classmethod
     def of_entry(cls, series: Series, n: int) -> RoundForm:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from flask import Response, abort, request
 
@@ -11,7 +12,7 @@ from ...core.errors import RuleError
 from ...i18n import gettext, translate_error
 from ...series_service import Series
 from ...storage import get_db, round_history
-from .. import idempotency
+from .. import idempotency, round_say
 from ..cards import card_grid
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
@@ -23,7 +24,8 @@ from .round_form import RoundForm, error_field
 from .round_preview import preview, standings_before
 
 
-def render_round(series: Series, form: RoundForm, status: int = 200, conflict: bool = False) -> Response:
+def render_round(series: Series, form: RoundForm, status: int = 200, conflict: bool = False,
+                 said: dict[str, Any] | None = None) -> Response:
     before = standings_before(series, form.n)
     players = list(series.setup.players)
     active = next((i for i, p in enumerate(players) if p in before.in_play and i != form.winner), 0)
@@ -38,7 +40,9 @@ def render_round(series: Series, form: RoundForm, status: int = 200, conflict: b
         "round.html", status, idempotency_key=key,
         game=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
         preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
-        view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1,
+        view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1, said=said,
+        say_players=round_say.players_json(players, before.in_play),
+        say_options={"ruleset": series.setup.ruleset.id, "options": series.row.options or {}},
     )
 
 
@@ -46,6 +50,13 @@ def save(series: Series, form: RoundForm) -> Response:
     """Add or edit the round; refused input comes back next to its field, nothing stored."""
     db = get_db()
     before = standings_before(series, form.n)
+    op = request.form.get("op", "")
+    if op in ("say", "say-save"):
+        if not form.say.strip():
+            form.error("say", gettext("Say or type the round first: who went out on which card, then who holds what."))
+            return render_round(series, form, 422)
+        if op == "say" or form.said != form.say:  # the grid does not show this text yet: fill it, let them look
+            return render_round(series, form, 200, said=form.fill_from_text(series, before))
     body = {"redeal": True} if request.form.get("redeal") else form.data(series, before)
     if form.errors:
         return render_round(series, form, 422)

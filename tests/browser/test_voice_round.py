@@ -1,0 +1,74 @@
+"""A round said instead of tapped: the text field fills the grid, the table checks it, one tap saves."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from test_scorekeeper import start_series, total
+
+
+def open_round(page: Any) -> None:
+    page.get_by_role("link", name=re.compile(r"Записать раунд|Enter round")).first.click()
+    page.wait_for_url(re.compile(r"/round$"))
+
+
+def test_a_dictated_round_fills_the_grid_and_saves_in_three_taps(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    open_round(page)
+    taps = 0
+    page.locator("#say").click()
+    taps += 1
+    taps += 1  # the keyboard's microphone; dictation arrives as inserted text
+    page.keyboard.insert_text("Аня вышла дамой червей. У Бориса туз, король пик и семёрка. У Веры две десятки и валет.")
+    # the grid shows what was understood before anything is saved
+    expect(page.locator("input[name=finishing_card][value=QH]")).to_be_checked()
+    expect(page.locator("input[name=hand-1][value=KS]")).to_be_checked()
+    expect(page.locator("input[name=winner][value='0']")).to_be_checked()
+    expect(page.locator("#pts-1")).to_have_text("22")
+    expect(page.locator("#say-result")).to_contain_text("Масть не названа")
+    page.get_by_role("button", name="Сохранить как сказано").click()
+    taps += 1
+    page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+    assert taps == 3
+    expect(total(page, "Аня")).to_have_text("-40")
+    expect(total(page, "Борис")).to_have_text("22")
+    expect(total(page, "Вера")).to_have_text("22")
+
+
+def test_unrecognised_words_are_named_and_a_fix_in_the_grid_is_kept(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис"])
+    open_round(page)
+    page.locator("#say").fill("Борис вышел на семёрке пик у Ани джокер и десятка")
+    expect(page.locator("#say-result")).to_contain_text("«джокер»")
+    expect(page.locator("input[name=finishing_card][value='7S']")).to_be_checked()
+    # the assumed ten was the ten of spades; the table says it was the ten of hearts
+    page.locator(".tab", has_text="Аня").click()
+    page.locator(".panel.active input[value='10S'] + span").click()
+    page.locator(".panel.active input[value='10H'] + span").click()
+    page.get_by_role("button", name="Сохранить как сказано").click()
+    page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+    expect(total(page, "Аня")).to_have_text("10")
+    page.locator(".rounds a", has_text="1").click()
+    expect(page.locator("input[name=hand-0][value='10H']")).to_be_checked()
+
+
+def test_without_javascript_fill_the_grid_posts_the_form(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False, service_workers="block")
+    try:
+        page = context.new_page()
+        start_series(page, base_url, ["Аня", "Борис"])
+        open_round(page)
+        page.locator("#say").fill("аня вышла на тузе пик у бориса король червей и дама")
+        page.get_by_role("button", name="Заполнить сетку").click()
+        expect(page.locator("input[name=finishing_card][value=AS]")).to_be_checked()
+        expect(page.locator("input[name=hand-1][value=KH]")).to_be_checked()
+        page.get_by_role("button", name="Сохранить как сказано").click()
+        page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+        expect(total(page, "Борис")).to_have_text("7")
+    finally:
+        context.close()
