@@ -60,7 +60,7 @@ def main() -> int:
                 tap(page.locator(f".panel.active input[aria-label='{card}'] + span"))
         tap(page.get_by_role("button", name="Сохранить раунд"))
         page.wait_for_url(f"**/series/{series_id}")
-        got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS}
+        got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
 
         voice_id, voice_token = create_series(base, PLAYERS)
         page.goto(f"{base}/series/{voice_id}/edit?token={voice_token}")
@@ -75,7 +75,7 @@ def main() -> int:
         page.get_by_role("button", name="Сохранить как сказано").click()
         voice += 1
         page.wait_for_url(f"**/series/{voice_id}")
-        said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text()) for name in PLAYERS}
+        said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
         browser.close()
     leftover, players = sum(len(c) for c in HANDS.values()), len(PLAYERS)
     goal = GRID_GOAL

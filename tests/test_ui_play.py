@@ -258,7 +258,7 @@ def test_series_end_offers_a_new_series_with_the_same_players(client: FlaskClien
     series_id = create(client, ["A", "B"])
     post_round(client, series_id, 1, 0, "8C", points={1: "102"})
     page = client.get(f"/series/{series_id}").get_data(as_text=True)
-    assert "Партия окончена" in page and "Проиграл(а): B" in page
+    assert "Партия окончена" in page and "Проигрыш: B" in page
     assert client.get(f"/series/{series_id}/round").status_code == 303
     r = client.post(f"/series/{series_id}/again")
     assert r.status_code == 303

@@ -278,8 +278,9 @@ def _check_request(
     most = ruleset.most_players
     if not ruleset.min_players <= players <= most:
         raise PlayError(
-            N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
-            ruleset=ruleset.id,
+            N_("This rule set is for exactly %(max)s players; you gave %(count)s.")
+            if ruleset.min_players == most
+            else N_("This rule set is for %(min)s to %(max)s players; you gave %(count)s."),
             min=ruleset.min_players,
             max=most,
             count=players,

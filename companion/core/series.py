@@ -61,9 +61,13 @@ class SeriesSetup:
                 )
         most = ruleset.max_players_for(opts)
         if not ruleset.min_players <= len(names) <= most:
-            raise SeriesSetupError(
-                N_("The rule set “%(ruleset)s” is for %(min)s to %(max)s players; you gave %(count)s."),
-                ruleset=ruleset.id, min=ruleset.min_players, max=most, count=len(names),
+            raise SeriesSetupError(  # no rule-set id in the message: the page names the set itself
+                N_("This rule set is for exactly %(max)s players; you gave %(count)s.")
+                if ruleset.min_players == most
+                else N_("This rule set is for %(min)s to %(max)s players; you gave %(count)s."),
+                min=ruleset.min_players,
+                max=most,
+                count=len(names),
             )
         starter_name = names[0] if starter is None else _find_player(names, starter, "starter")
         return cls(names, ruleset, opts, starter_name)
@@ -119,9 +123,7 @@ class RoundInput:
         winner = _find_player(setup.players, winner, "winner")
         card_text = data.get("finishing_card")
         if card_text is None or card_text == "":
-            raise RoundError(
-                N_("Say which card %(winner)s went out with (“finishing_card”)."), winner=winner, field="finishing_card"
-            )
+            raise RoundError(N_("Say which card %(winner)s went out with."), winner=winner, field="finishing_card")
         try:
             finishing = parse_card(card_text, setup.options.deck)
         except CardError as error:

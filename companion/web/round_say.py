@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.round_text import ParsedRound
+from flask_babel import gettext
+
+from ..core.cards import Card, Rank
+from ..core.round_text import ParsedRound, Question
 from ..core.rules import Options
 from ..round_text import parse
-from .round_text_api import question_text
+from .cards import card_text, rank_letter
 
 MAX_SAY = 2000
 
@@ -26,6 +29,21 @@ def fill(text: str, players: Sequence[str], in_play: Sequence[str], options: Opt
     finish = result.finishing.card.code if result.finishing is not None and result.finishing.card is not None else None
     return {"winner": index.get(result.winner) if result.winner else None, "finish": finish, "hands": hands,
             "view": said_view(result)}
+
+
+def question_text(question: Question) -> str:
+    """A question of the parser in the request's language, cards in its notation (Д♥, Q♥)."""
+    params: dict[str, Any] = {}
+    for key, value in question.params.items():
+        if isinstance(value, Card):
+            params[key] = card_text(value)
+        elif isinstance(value, tuple):
+            params[key] = ", ".join(card_text(c) for c in value)
+        elif isinstance(value, Rank):
+            params[key] = rank_letter(value)
+        else:
+            params[key] = value
+    return gettext(question.template, **params)
 
 
 def said_view(result: ParsedRound) -> dict[str, Any]:

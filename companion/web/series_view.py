@@ -17,6 +17,7 @@ from ..core.series import PlayerStatus
 from ..i18n import gettext, ngettext
 from ..series_service import Series
 from .cards import card_or_none, card_text
+from .numbers import minus
 
 DANGER_WITHIN = 25  # a total this close to the loss line is one bad hand from losing
 PALETTE = ("#d33f49", "#2a7de1", "#2e9e5b", "#c27c0e", "#8e44ad", "#16a2b8")
@@ -146,21 +147,23 @@ def series_json(series: Series) -> dict[str, Any]:
 def event_text(event: Mapping[str, Any]) -> str:
     kind = event.get("type")
     if kind == "reset":
-        return gettext("%(player)s: %(old)s → %(new)s", player=event["player"], old=event["from"], new=event["to"])
+        return gettext("%(player)s: %(old)s → %(new)s", player=event["player"], old=minus(event["from"]),
+                       new=minus(event["to"]))
     if kind == "queen-finish":
         return gettext("%(player)s went out on %(card)s: %(points)s", player=event["player"],
-                       card=card_text(card_or_none(event["card"])), points=event["points"])
+                       card=card_text(card_or_none(event["card"])), points=minus(event["points"]))
     if kind == "queens-only":
-        return gettext("%(player)s held only queens: %(points)s", player=event["player"], points=event["points"])
+        return gettext("%(player)s held only queens: %(points)s", player=event["player"], points=minus(event["points"]))
     if kind == "typed-points":
         return gettext("%(player)s: %(points)s typed in (cards not entered)", player=event["player"],
-                       points=event["points"])
+                       points=minus(event["points"]))
     if kind == "redeal":
         return gettext("Redeal: no points, the same player starts")
     if kind == "lost":
-        return gettext("%(player)s lost with %(total)s", player=event["player"], total=event["total"])
+        return gettext("%(player)s lost with %(total)s", player=event["player"], total=minus(event["total"]))
     if kind == "eliminated":
-        return gettext("%(player)s is out of the series with %(total)s", player=event["player"], total=event["total"])
+        return gettext("%(player)s is out of the series with %(total)s", player=event["player"],
+                       total=minus(event["total"]))
     if kind == "series-end":
         return gettext("The series is over")
     return str(kind)

@@ -45,12 +45,12 @@ def test_three_rounds_by_tapping_cards_give_the_right_totals(new_page: Any, base
     start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
     tap_round(page, "Аня", "дама червей", {"Борис": ["десятка треф", "валет бубен", "король пик", "туз червей"],
                                            "Вера": ["шестёрка пик"], "Глеб": ["дама пик"]})
-    expect(total(page, "Аня")).to_have_text("-40")
+    expect(total(page, "Аня")).to_have_text("−40")
     tap_round(page, "Борис", "семёрка червей", {"Аня": ["туз треф"], "Вера": ["шестёрка бубен", "семёрка бубен"],
                                                 "Глеб": ["король червей"]})
     tap_round(page, "Вера", "восьмёрка треф", {"Аня": ["туз пик"], "Борис": ["туз бубен", "валет пик"],
                                                "Глеб": ["шестёрка червей"]})
-    for player, expected in {"Аня": "-18", "Борис": "40", "Вера": "19", "Глеб": "30"}.items():
+    for player, expected in {"Аня": "−18", "Борис": "40", "Вера": "19", "Глеб": "30"}.items():
         expect(total(page, player)).to_have_text(expected)
     expect(page.locator(".rounds tbody tr")).to_have_count(
         3 + 1

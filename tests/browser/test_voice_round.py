@@ -34,7 +34,7 @@ def test_a_dictated_round_fills_the_grid_and_saves_in_three_taps(new_page: Any, 
     taps += 1
     page.wait_for_url(re.compile(r"/series/[\w-]+$"))
     assert taps == 3
-    expect(total(page, "Аня")).to_have_text("-40")
+    expect(total(page, "Аня")).to_have_text("−40")
     expect(total(page, "Борис")).to_have_text("22")
     expect(total(page, "Вера")).to_have_text("22")
 
