@@ -139,6 +139,7 @@
       timer = setTimeout(ask, 350);
     });
     box.addEventListener("change", function (e) { e.stopPropagation(); ask(); });
+    ask();  // text already there (typed before this ran, or kept by the browser): fill the grid from it
   }
 
   // -- local times in the correction history --
