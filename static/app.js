@@ -43,14 +43,37 @@
       return null;
     }
     tabs.forEach(function (t) { t.addEventListener("click", function () { show(t.dataset.tab); }); });
+    // a winner whose hand still has cards ticked: offer to clear them, in one tap
+    function offerClear() {
+      var w = winner();
+      form.querySelectorAll(".clear-hand").forEach(function (p) {
+        var i = p.dataset.clear;
+        var typed = form.querySelector("input[name='points-" + i + "']");
+        var has = form.querySelector("input[name='hand-" + i + "']:checked") || (typed && typed.value);
+        p.hidden = !(i === w && has);
+      });
+    }
+    form.querySelectorAll(".clear-hand button").forEach(function (b) {
+      b.addEventListener("click", function (e) {
+        e.preventDefault();
+        var i = b.closest(".clear-hand").dataset.clear;
+        var last = null;
+        form.querySelectorAll("input[name='hand-" + i + "']:checked").forEach(function (input) { input.checked = false; last = input; });
+        var typed = form.querySelector("input[name='points-" + i + "']");
+        if (typed) typed.value = "";
+        (last || typed).dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
     form.addEventListener("change", function (e) {
       var el = e.target;
+      offerClear();
       if (el.name === "winner") show(el.value);
       else if (el.name === "finishing_card") { var n = nextEmpty(); if (n !== null) show(n); }
       grey();
     });
     show(current());
     grey();
+    offerClear();
   }
 
   // -- the round said or dictated: the text field fills the grid (POST /api/v1/round-from-text) --
@@ -153,6 +176,18 @@
   // -- start page: the starter list follows the names typed --
   function initStart(form) {
     if (!form) return;
+    // the house-rules form shows the chosen preset's own values
+    var house = form.querySelector("#house");
+    form.addEventListener("change", function (e) {
+      if (e.target.name !== "ruleset" || !house) return;
+      var id = e.target.value;
+      house.querySelectorAll("[data-presets]").forEach(function (field) {
+        var value = JSON.parse(field.dataset.presets)[id];
+        if (value === undefined) return;
+        if (field.tagName === "SELECT") field.options[0].textContent = house.dataset.asSet + ": " + value;
+        else field.placeholder = value;
+      });
+    });
     form.addEventListener("input", function () {
       var names = form.querySelectorAll("input[name=name]");
       var options = form.querySelectorAll("#starter option");
@@ -162,11 +197,33 @@
     });
   }
 
+  // -- a refused form: scroll to its first error and focus the field it is about --
+  function firstError(root) {
+    var err = root.querySelector("[data-first-error]");
+    if (!err || err.dataset.shown) return;
+    err.dataset.shown = "1";
+    var field = document.querySelector("[autofocus]") || err;
+    err.scrollIntoView({ block: "center" });
+    field.focus({ preventScroll: true });
+  }
+
+  // -- the offer to undo a round just saved goes after a few seconds --
+  function undoBar(root) {
+    root.querySelectorAll(".undo-bar[data-expires]").forEach(function (bar) {
+      if (bar.dataset.timer) return;
+      bar.dataset.timer = "1";
+      setTimeout(function () { bar.remove(); }, 1000 * Number(bar.dataset.expires));
+      if (history.replaceState && /[?&]saved=/.test(location.search)) history.replaceState(history.state, "", location.pathname);
+    });
+  }
+
   function init(root) {
     initRound(document.getElementById("round-form"));
     initSay(document.getElementById("round-form"));
     initStart(document.getElementById("start-form"));
     localTimes(root || document);
+    firstError(document);
+    undoBar(document);
   }
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });

@@ -129,7 +129,8 @@ def test_three_rounds_without_javascript_give_the_right_totals(client: FlaskClie
     series_id = create(client)
     assert client.get(f"/series/{series_id}/round").status_code == 200
     r = post_round(client, series_id, 1, 0, "QH", {1: ["10C", "JD", "KS", "AH"], 2: ["6S"], 3: ["QS"]})
-    assert r.status_code == 303 and r.headers["Location"] == f"/series/{series_id}"
+    # to the standings, which offer to undo the round just saved (version 2 = after it)
+    assert r.status_code == 303 and r.headers["Location"] == f"/series/{series_id}?saved=2"
     assert totals(app, series_id) == {"Аня": -40, "Борис": 27, "Вера": 6, "Глеб": 20}
     post_round(client, series_id, 2, 1, "7H", {0: ["AC"], 2: ["6D", "7D"], 3: ["KH"]})
     post_round(client, series_id, 3, 2, "8C", {0: ["AS"], 1: ["AD", "JS"], 3: ["6H"]})
@@ -209,7 +210,8 @@ def test_preview_fragment_scores_the_hand_and_updates_the_tabs(client: FlaskClie
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "<html" not in page
     assert 'id="pts-1" class="pts" hx-swap-oob="true">27<' in page
-    assert 'id="pts-0" class="pts" hx-swap-oob="true">−40<' in page
+    # the winner's tab shows the finishing card and its deduction, with the true minus sign
+    assert 'id="pts-0" class="pts" hx-swap-oob="true"><span class="fin red">Д♥</span> −40<' in page
     assert "одни дамы" in page  # Глеб: a lone queen is 20
     assert "Вера" in page and "Перед сохранением" in page
 

@@ -8,7 +8,7 @@ an idle phone gets 304 and no body.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, request
 
 from ..i18n import current_language
 from ..series_service import Series
@@ -34,9 +34,13 @@ def standings_etag(row: SeriesRow, fragment: bool) -> str:
 def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
     # The poll sends the ETag of the fragment it would get, so even the first poll after a page load is a 304.
     template = "_standings.html" if is_fragment() else "series.html"
+    editor = can_edit(series)
+    # Just saved from this phone (?saved=<version> and nothing changed since): offer to undo that round.
+    just_saved = request.args.get("saved") == str(series.version) and editor and bool(series.entries)
     response = page(
         template, status, vary=SERIES_HEADERS["Vary"],
-        game=series, standings=series.standings, view=series_view(series), editor=can_edit(series),
+        game=series, standings=series.standings, view=series_view(series), editor=editor,
+        undo=len(series.entries) if just_saved and not is_fragment() else None,
         history=history_view(round_history(get_db(), series.id)), message=message,
         poll_etag=f'W/"{standings_etag(series.row, True)}"',
     )
@@ -56,4 +60,5 @@ def show(series_id: str) -> Response:
         remember_recent(response, series.id)
         return response
 
-    return conditional(standings_etag(row, is_fragment()), render, weak=True, headers=SERIES_HEADERS)
+    etag = standings_etag(row, is_fragment()) + ("-u" if request.args.get("saved") else "")  # the undo offer
+    return conditional(etag, render, weak=True, headers=SERIES_HEADERS)

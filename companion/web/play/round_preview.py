@@ -43,7 +43,8 @@ def preview(series: Series, before: Standings, form: RoundForm) -> dict[str, Any
                 parts.append(gettext("queens only"))
         rows.append({"i": i, "name": player, "kind": part.kind, "change": part.change, "prev": part.previous,
                      "total": part.total, "final": part.final, "reset": bool(part.resets), "lost": part.lost,
-                     "parts": parts, "count": len(form.hands.get(i, [])) if part.kind == "hand" else 0})
+                     "parts": parts, "count": len(form.hands.get(i, [])) if part.kind == "hand" else 0,
+                     "finish": card_text(card) if part.kind == "winner" else ""})
     problems: list[str] = []
     body = form.data(series, before)
     try:
@@ -55,4 +56,4 @@ def preview(series: Series, before: Standings, form: RoundForm) -> dict[str, Any
         problems.append(translate_error(error))
     for messages in form.errors.values():
         problems.extend(messages)
-    return {"rows": rows, "problems": problems}
+    return {"rows": rows, "problems": list(dict.fromkeys(problems))}  # the same problem is listed once

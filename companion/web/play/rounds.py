@@ -24,8 +24,19 @@ from .round_form import RoundForm, error_field
 from .round_preview import preview, standings_before
 
 
+FIELD_ORDER = ("say", "winner", "finish")  # then the players' hands p0, p1, …, then "form"
+
+
+def first_error(form: RoundForm, players: list[str]) -> str | None:
+    """The field whose message the page scrolls to and focuses: the first one from the top."""
+    for key in (*FIELD_ORDER, *(f"p{i}" for i in range(len(players))), "form"):
+        if form.errors.get(key):
+            return key
+    return None
+
+
 def render_round(series: Series, form: RoundForm, status: int = 200, conflict: bool = False,
-                 said: dict[str, Any] | None = None) -> Response:
+                 said: dict[str, Any] | None = None, confirm_redeal: bool = False, checked: bool = False) -> Response:
     before = standings_before(series, form.n)
     players = list(series.setup.players)
     active = next((i for i, p in enumerate(players) if p in before.in_play and i != form.winner), 0)
@@ -51,13 +62,25 @@ def save(series: Series, form: RoundForm) -> Response:
     db = get_db()
     before = standings_before(series, form.n)
     op = request.form.get("op", "")
+    if op.startswith("clear-"):  # the winner's hand still has ticked cards: clear them, in one tap
+        i = whole(op.removeprefix("clear-"))
+        if i is not None:
+            form.hands.pop(i, None)
+            form.points.pop(i, None)
+        return render_round(series, form)
+    if op == "check":  # without JavaScript: the preview and what stops saving, nothing stored
+        form.data(series, before)
+        return render_round(series, form, checked=True)
+    redeal = request.form.get("redeal")
+    if redeal and redeal != "confirmed" and (form.hands or form.finish or form.points):
+        return render_round(series, form, confirm_redeal=True)  # a redeal would throw away what was tapped
     if op in ("say", "say-save"):
         if not form.say.strip():
             form.error("say", gettext("Say or type the round first: who went out on which card, then who holds what."))
             return render_round(series, form, 422)
         if op == "say" or form.said != form.say:  # the grid does not show this text yet: fill it, let them look
             return render_round(series, form, 200, said=form.fill_from_text(series, before))
-    body = {"redeal": True} if request.form.get("redeal") else form.data(series, before)
+    body = {"redeal": True} if redeal else form.data(series, before)
     if form.errors:
         return render_round(series, form, 422)
     key = idempotency.key_from(request.form.get(idempotency.FORM_FIELD))
@@ -67,7 +90,9 @@ def save(series: Series, form: RoundForm) -> Response:
     stamp = (key, digest) if key and storage.idempotent_answer(db, series.id, key) is None else None
     try:
         if form.n is None:
-            series_service.add_round(db, series, body, if_match=form.version, idempotency=stamp)
+            saved = series_service.add_round(db, series, body, if_match=form.version, idempotency=stamp)
+            # the standings offer to undo it for a few seconds, at the top, far from where «Save» was
+            return see_other("series.show", series_id=series.id, saved=saved.version)
         else:
             series_service.edit_round(db, series, form.n, body, if_match=form.version, idempotency=stamp)
     except (series_service.VersionConflict, storage.DuplicateKey) as conflict:

@@ -8,7 +8,7 @@ from flask import Response, request
 
 from ... import house_rules, series_service
 from ...core.errors import RuleError
-from ...core.rules import OPTION_SPECS, RULESETS
+from ...core.rules import OPTION_SPECS, RULESETS, OptionSpec
 from ...i18n import gettext, translate_error
 from ...storage import get_db
 from ..edit_rights import editable_or_403
@@ -39,10 +39,29 @@ def options_view(form: StartForm) -> list[dict[str, Any]]:
             "min": s.minimum,
             "max": s.maximum,
             "value": form.options.get(s.key, ""),
+            "presets": presets(s),
+            "preset": presets(s).get(form.ruleset, ""),
             "error": form.errors.get(f"opt-{s.key}"),
         }
         for s in OPTION_SPECS
     ]
+
+
+def presets(spec: OptionSpec) -> dict[str, str]:
+    """The option's value in every rule set, by rule-set id."""
+    return {rs.id: preset_text(spec, rs.defaults.to_json()[spec.key]) for rs in RULESETS.values()}
+
+
+def preset_text(spec: OptionSpec, value: Any) -> str:
+    """An option's value in a rule set, as the house-rules form shows it («100 → 0», «нет», «20»)."""
+    if spec.kind == "resets":
+        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else str(gettext("no"))
+    label = spec.value_label(value)
+    if label is not None:
+        return str(gettext(label))
+    if spec.kind == "bool":
+        return str(gettext("yes") if value else gettext("no"))
+    return str(value)
 
 
 def recent_view() -> list[dict[str, Any]]:
@@ -63,6 +82,23 @@ def recent_view() -> list[dict[str, Any]]:
     return found
 
 
+def first_error(form: StartForm) -> str | None:
+    """The field a refused start page scrolls to and focuses: the first from the top."""
+    keys = ["names", "ruleset", *(f"opt-{spec.key}" for spec in OPTION_SPECS)]
+    return next((k for k in keys if form.errors.get(k)), None)
+
+
+def name_to_fix(form: StartForm) -> int:
+    """The name input a refusal of the names is about: a repeated name (any case), else the first empty one."""
+    seen: set[str] = set()
+    for i, name in enumerate(form.names):
+        folded = " ".join(name.split()).casefold()
+        if folded and folded in seen:
+            return i
+        seen.add(folded)
+    return next((i for i, name in enumerate(form.names) if not name.strip()), 0)
+
+
 def render_start(form: StartForm, status: int = 200, house_rules: dict[str, Any] | None = None) -> Response:
     return page(
         "start.html",
@@ -73,6 +109,8 @@ def render_start(form: StartForm, status: int = 200, house_rules: dict[str, Any]
         recent=recent_view(),
         fold_open=any(k.startswith("opt-") for k in form.errors),
         house_rules=house_rules,
+        first_error=first_error(form),
+        name_to_fix=name_to_fix(form),
     )
 
 
