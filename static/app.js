@@ -177,14 +177,13 @@
   function initStart(form) {
     if (!form) return;
     // the house-rules form shows the chosen preset's own values
-    var house = form.querySelector("#house");
     form.addEventListener("change", function (e) {
-      if (e.target.name !== "ruleset" || !house) return;
+      if (e.target.name !== "ruleset") return;
       var id = e.target.value;
-      house.querySelectorAll("[data-presets]").forEach(function (field) {
+      form.querySelectorAll("[data-presets]").forEach(function (field) {
         var value = JSON.parse(field.dataset.presets)[id];
         if (value === undefined) return;
-        if (field.tagName === "SELECT") field.options[0].textContent = house.dataset.asSet + ": " + value;
+        if (field.tagName === "SELECT") field.options[0].textContent = form.dataset.asSet + ": " + value;
         else field.placeholder = value;
       });
     });

@@ -52,6 +52,7 @@ def render_round(series: Series, form: RoundForm, status: int = 200, conflict: b
         game=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
         preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
         view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1, said=said,
+        confirm_redeal=confirm_redeal, first_error=first_error(form, players), show_problems=checked or status != 200,
         say_players=round_say.players_json(players, before.in_play),
         say_options={"ruleset": series.setup.ruleset.id, "options": series.row.options or {}},
     )
