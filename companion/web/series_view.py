@@ -70,6 +70,10 @@ class SeriesView:
         return self.series.standings.finished
 
     @property
+    def outcome(self) -> dict[str, Any]:
+        return outcome(self.series)
+
+    @property
     def chart(self) -> dict[str, Any]:
         return chart(self.series)
 
@@ -169,29 +173,67 @@ def event_text(event: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-def chart(series: Series, width: int = 340, height: int = 150) -> dict[str, Any]:
-    """Totals by round as SVG polylines (already in pixel coordinates)."""
+def outcome(series: Series) -> dict[str, Any]:
+    """How a finished series ended, for its end screen: who won, who lost, who went out and when.
+
+    A series that ends for all names its losers (RULES.md §4); with two players the other
+    one has won. In elimination the players went out one by one, and the last one left wins.
+    """
+    st = series.standings
+    out = [{"name": e["player"], "round": r.n, "total": minus(e["total"])}
+           for r in st.rounds for e in r.events if e.get("type") == "eliminated"]
+    lost = [{"name": e["player"], "total": minus(e["total"])}
+            for r in st.rounds for e in r.events if e.get("type") == "lost"]
+    winner = st.winner
+    if winner is None and st.finished and lost and len(series.setup.players) == 2:
+        winner = next(p for p in series.setup.players if p not in st.losers)
+    return {"winner": winner, "out": out, "lost": lost}
+
+
+def loss_label(loss_above: int) -> str:
+    """The loss line as the rules say it: «больше 101», or «от 100» where the rule is "100 or more"."""
+    if (loss_above + 1) % 10 == 0:
+        return str(gettext("loss: %(n)s or more", n=loss_above + 1))
+    return str(gettext("loss: over %(n)s", n=loss_above))
+
+
+def chart(series: Series, width: int = 340, height: int = 170) -> dict[str, Any]:
+    """Totals by round as SVG polylines (already in pixel coordinates).
+
+    Room is kept above the highest total and below the lowest, and at the bottom for
+    the round numbers; a player who left the series has a line that ends where they left.
+    """
     st = series.standings
     loss = series.setup.options.loss_above
-    totals = {p: [0] + [r.totals[p] for r in st.rounds] for p in series.setup.players}
+    left_after: dict[str, int] = {}  # player → the round they were eliminated in
+    for r in st.rounds:
+        for e in r.events:
+            if e.get("type") == "eliminated":
+                left_after.setdefault(e["player"], r.n)
+    totals = {p: [0] + [r.totals[p] for r in st.rounds][: left_after.get(p, len(st.rounds))]
+              for p in series.setup.players}
     values = [v for vs in totals.values() for v in vs]
     low, high = min(0, *values), max(loss + 10, *values)
-    pad = 6
+    top, bottom, side = 14, 18, 8
     steps = max(1, len(st.rounds))
 
     def x(i: int) -> float:
-        return round(pad + (width - 2 * pad) * i / steps, 1)
+        return round(side + (width - 2 * side) * i / steps, 1)
 
     def y(v: int) -> float:
-        return round(height - pad - (height - 2 * pad) * (v - low) / (high - low), 1)
+        return round(height - bottom - (height - top - bottom) * (v - low) / (high - low), 1)
 
     lines = [
         {"name": p, "colour": PALETTE[i % len(PALETTE)],
-         "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(totals[p]))}
+         "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(totals[p])),
+         "end": (x(len(totals[p]) - 1), y(totals[p][-1])), "left": p in left_after}
         for i, p in enumerate(series.setup.players)
     ]
+    every = max(1, -(-len(st.rounds) // 12))  # at most about 12 round numbers on the axis
+    ticks = [{"n": n, "x": x(n)} for n in range(1, len(st.rounds) + 1) if n % every == 0 or n == 1]
     return {"width": width, "height": height, "lines": lines, "loss_y": y(loss), "zero_y": y(0),
-            "loss": loss, "rounds": len(st.rounds)}
+            "loss": loss, "loss_label": loss_label(loss), "rounds": len(st.rounds), "ticks": ticks,
+            "axis_y": height - 4}
 
 
 def round_summary(data: Mapping[str, Any] | None) -> str:

@@ -63,7 +63,7 @@ def test_live_points_and_greyed_cards_while_tapping(new_page: Any, base_url: str
     page.get_by_role("link", name=re.compile("Записать раунд")).click()
     page.locator("label.pill", has_text="A").click()
     page.locator("[data-panel=finish] input[aria-label='дама червей'] + span").click()
-    expect(page.locator("#pts-0")).to_have_text("−40")
+    expect(page.locator("#pts-0")).to_have_text("Д♥ −40")  # the winner's tab: the finishing card and its deduction
     page.locator(".panel.active input[aria-label='туз червей'] + span").click()
     page.locator(".panel.active input[aria-label='король пик'] + span").click()
     expect(page.locator("#pts-1")).to_have_text("15")
