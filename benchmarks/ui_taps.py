@@ -11,6 +11,7 @@ the totals must agree. In a 390×844 Chromium with the UI in Russian.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def main() -> int:
             for card in cards:
                 tap(page.locator(f".panel.active input[aria-label='{card}'] + span"))
         tap(page.get_by_role("button", name="Сохранить раунд"))
-        page.wait_for_url(f"**/series/{series_id}")
+        page.wait_for_url(re.compile(rf"/series/{series_id}(\?saved=\d+)?$"))
         got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
 
         voice_id, voice_token = create_series(base, PLAYERS)
@@ -74,7 +75,7 @@ def main() -> int:
         page.locator("input[name=hand-3][value='10C']:checked").wait_for(state="attached")  # the grid shows the said round
         page.get_by_role("button", name="Сохранить как сказано").click()
         voice += 1
-        page.wait_for_url(f"**/series/{voice_id}")
+        page.wait_for_url(re.compile(rf"/series/{voice_id}(\?saved=\d+)?$"))
         said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
         browser.close()
     leftover, players = sum(len(c) for c in HANDS.values()), len(PLAYERS)

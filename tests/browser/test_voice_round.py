@@ -32,7 +32,7 @@ def test_a_dictated_round_fills_the_grid_and_saves_in_three_taps(new_page: Any, 
     expect(page.locator("#say-result")).to_contain_text("Масть не названа")
     page.get_by_role("button", name="Сохранить как сказано").click()
     taps += 1
-    page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+    page.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
     assert taps == 3
     expect(total(page, "Аня")).to_have_text("−40")
     expect(total(page, "Борис")).to_have_text("22")
@@ -51,7 +51,7 @@ def test_unrecognised_words_are_named_and_a_fix_in_the_grid_is_kept(new_page: An
     page.locator(".panel.active input[value='10S'] + span").click()
     page.locator(".panel.active input[value='10H'] + span").click()
     page.get_by_role("button", name="Сохранить как сказано").click()
-    page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+    page.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
     expect(total(page, "Аня")).to_have_text("10")
     page.locator(".rounds a", has_text="1").click()
     expect(page.locator("input[name=hand-0][value='10H']")).to_be_checked()
@@ -68,7 +68,7 @@ def test_without_javascript_fill_the_grid_posts_the_form(browser: Any, base_url:
         expect(page.locator("input[name=finishing_card][value=AS]")).to_be_checked()
         expect(page.locator("input[name=hand-1][value=KH]")).to_be_checked()
         page.get_by_role("button", name="Сохранить как сказано").click()
-        page.wait_for_url(re.compile(r"/series/[\w-]+$"))
+        page.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
         expect(total(page, "Борис")).to_have_text("7")
     finally:
         context.close()
