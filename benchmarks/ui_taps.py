@@ -78,7 +78,7 @@ def main() -> int:
         page.wait_for_url(re.compile(rf"/series/{voice_id}(\?saved=\d+)?$"))
         said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
         browser.close()
-    leftover, players = sum(len(c) for c in HANDS.values()), len(PLAYERS)
+    leftover = sum(len(c) for c in HANDS.values())
     goal = GRID_GOAL
     print(f"typical 4-player round: {leftover} leftover cards, a winner, a finishing card")
     grid = taps - 1  # the tap on «Записать раунд» opened the page
