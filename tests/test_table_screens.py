@@ -115,3 +115,11 @@ def test_share_page_shows_the_state_of_the_series(client: FlaskClient) -> None:
                                                      "hand-1": BIG})
     html = page(client, f"/series/{series_id}/share")
     assert "Партия окончена" in html and "Партия создана" not in html and "Записать раунд" not in html
+
+
+def test_a_house_rule_out_of_range_is_refused_without_its_internal_name(client: FlaskClient) -> None:
+    html = client.post("/new", data={"name": ["A", "B"], "opt-loss_above": "5000"}).get_data(as_text=True)
+    field = html[html.index('name="opt-loss_above"'):]
+    message = re.search(r'class="error"[^>]*>([^<]*)', field)
+    assert message and message.group(1) == "Напишите целое число от 1 до 1000."
+    assert "loss_above»" not in html and "«pharaoh»" not in html

@@ -87,6 +87,15 @@ class StartForm:
         """Place a refusal of the core next to the field it concerns."""
         field = error.field or ""
         if field.startswith("option:"):
+            # next to its field, whose label names the option: say what to write, not the option's key
+            if "min" in error.params and "max" in error.params:
+                message = gettext(
+                    "Write a whole number from %(min)s to %(max)s.", min=error.params["min"], max=error.params["max"]
+                )
+            elif field == "option:resets":
+                message = gettext("Write pairs like “101 → 0, 100 → 50”, or “none”.")
+            elif "choices" in error.params or "true or false" in error.template:
+                message = gettext("Choose one of the listed values.")
             self.errors["opt-" + field.removeprefix("option:")] = message
         elif field == "ruleset":
             self.errors["ruleset"] = message
