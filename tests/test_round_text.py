@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.core.cards import Card, Rank, Suit, parse_card
+from companion.core.cards import Card, Rank, Suit, deck, parse_card
 from companion.core.round_text import parse_round_text
 from companion.core.rules import get_ruleset
 from companion.round_text import lemmas, parse
@@ -202,3 +202,63 @@ def test_round_page_fills_the_grid_from_text_and_saves_only_what_was_shown(app: 
     # an empty text says what to write, next to the field
     empty = client.post(url, data={"version": v, "say": " ", "op": "say"})
     assert empty.status_code == 422 and "Сначала скажите или напишите раунд" in empty.get_data(as_text=True)
+
+
+# -- round trip: any round, said in any of the usual ways, reads back exactly ------------------------
+
+_RU_RANK = {"6": "шестёрка", "7": "семёрка", "8": "восьмёрка", "9": "девятка", "10": "десятка", "J": "валет",
+            "Q": "дама", "K": "король", "A": "туз"}
+_RU_SUIT = {"♠": "пик", "♥": "червей", "♦": "бубен", "♣": "треф"}
+_EN_RANK = {"6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
+            "K": "king", "A": "ace"}
+_EN_SUIT = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+_GENITIVE = {"Аня": "Ани", "Борис": "Бориса", "Вера": "Веры", "Глеб": "Глеба"}
+
+
+def _say_card(c: Card, style: str, lang: str) -> str:
+    rank, suit = c.rank.value, c.suit.value
+    if style == "symbol":
+        return f"{c.rank.ru if lang == 'ru' else rank}{suit}"
+    if style == "letters" and lang == "ru":
+        return c.rank.ru + {"♠": "п", "♥": "ч", "♦": "б", "♣": "т"}[suit]
+    if lang == "ru":
+        return f"{_RU_RANK[rank]} {_RU_SUIT[suit]}"
+    return f"{_EN_RANK[rank]} of {_EN_SUIT[suit]}"
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_a_round_said_with_every_suit_reads_back_exactly(data: Any) -> None:
+    lang = data.draw(st.sampled_from(["ru", "en"]))
+    players = list(_GENITIVE) if lang == "ru" else ["Anna", "Boris", "Vera", "Gleb"]
+    players = players[: data.draw(st.integers(2, 4))]
+    cards = data.draw(st.permutations(list(deck(36))))
+    winner = data.draw(st.sampled_from(players))
+    finishing, rest = cards[0], list(cards[1:])
+    hands: dict[str, list[Card]] = {}
+    for p in players:
+        if p != winner:
+            n = data.draw(st.integers(1, 4))
+            hands[p], rest = rest[:n], rest[n:]
+    style = data.draw(st.sampled_from(["words", "symbol", "letters"]))
+    sep = data.draw(st.sampled_from([". ", "; ", " "]))
+    lower = data.draw(st.booleans())
+
+    def name(p: str, genitive: bool = False) -> str:
+        text = _GENITIVE[p] if genitive and lang == "ru" else p
+        return text.lower() if lower else text
+
+    if lang == "ru":
+        parts = [f"{name(winner)} вышла на {_say_card(finishing, style, lang)}" if data.draw(st.booleans())
+                 else f"Выход: {name(winner)}, {_say_card(finishing, style, lang)}"]
+        parts += [f"у {name(p, True)} " + " и ".join(_say_card(c, style, lang) for c in cs) for p, cs in hands.items()]
+    else:
+        parts = [f"{name(winner)} went out on the {_say_card(finishing, style, lang)}"]
+        parts += [f"{name(p)} has " + ", ".join(_say_card(c, style, lang) for c in cs) for p, cs in hands.items()]
+    order = data.draw(st.permutations(parts))
+    text = sep.join(order)
+    r = parse(text, players, IGRAFAN)
+    assert r.unrecognised == [], text
+    assert r.winner == winner and r.finishing_card == str(finishing), text
+    assert r.hand_texts() == {p: [str(c) for c in cs] for p, cs in hands.items()}, text
+    assert r.exact and not r.questions, text

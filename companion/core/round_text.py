@@ -61,8 +61,9 @@ _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
 _LETTERS_ONLY_CAPITAL = frozenset({"в", "к", "a"})
 
 _TOKENS = re.compile(
-    r"(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
-    r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)"
+    r"(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
+    r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
+    re.IGNORECASE,
 )
 MAX_TEXT = 2000
 # Where a suit does not change the points, the free suit taken is the first in this order.
@@ -241,6 +242,10 @@ def _tokens(text: str, names: _Names, lemmas: Lemmas) -> list[_Tok]:
                 i += used
                 continue
             out.append(_classify(value, names, lemmas))
+        elif kind == "numcard":  # «6т», «10п»: a digit and a Cyrillic suit letter, written together
+            card = read_notation(value)
+            assert card is not None
+            out.append(_Tok("card", value, rank=card.rank, suit=card.suit))
         elif kind == "num":
             out.append(_Tok("number", value, count=int(value) if len(value) <= 3 else 0))
         elif kind == "suit":
@@ -286,6 +291,7 @@ def parse_round_text(text: str, players: Sequence[str], options: Options | None 
     current: str | None = None  # whose cards are being said
     in_sentence: str | None = None  # the player named in this sentence (who a «вышла» is about)
     win_pending = False  # «Вышла …» before the name
+    fallback: str | None = None  # …or, if no name follows, about the one before
     want_finish = False  # the next card said is the finishing card
     last: Slot | None = None  # a card a following «пик» / "of spades" can belong to
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
@@ -298,6 +304,8 @@ def parse_round_text(text: str, players: Sequence[str], options: Options | None 
         if count is not None:
             result.unrecognised.append(count[1])
         suit_before = count = None
+
+    nonlocal_listed = [False]  # cards were said since the last name: a «вышла» now is about the next name
 
     def add_card(rank: Rank, suit: Suit | None, word: str) -> None:
         nonlocal last, want_finish, suit_before, count
@@ -318,6 +326,7 @@ def parse_round_text(text: str, players: Sequence[str], options: Options | None 
                 want_finish = False
             else:
                 result.hands.setdefault(slot.owner, []).append(slot)
+                nonlocal_listed[0] = True
             slots.append(slot)
         last = slots[-1] if how_many == 1 else None
 
@@ -341,14 +350,15 @@ def parse_round_text(text: str, players: Sequence[str], options: Options | None 
             if want_finish and tok.player != result.winner:
                 want_finish = False
             current = in_sentence = tok.player
+            nonlocal_listed[0] = False
             last = None
             if win_pending:
-                result.winner, win_pending, want_finish = tok.player, False, True
+                result.winner, win_pending, want_finish, fallback = tok.player, False, True, None
         elif kind == "win":
-            if in_sentence is not None:  # «Аня вышла», "Anna went out"
+            if in_sentence is not None and not nonlocal_listed[0]:  # «Аня вышла», "Anna went out"
                 result.winner, want_finish, current = in_sentence, True, in_sentence
-            else:  # «Вышла Вера»: the name follows
-                win_pending = True
+            else:  # «Вышла Вера», «у Бориса семёрка, вышла Аня»: the name follows
+                win_pending, fallback = True, in_sentence
             last = None
         elif kind in ("rank", "card"):
             assert tok.rank is not None
@@ -392,6 +402,8 @@ def parse_round_text(text: str, players: Sequence[str], options: Options | None 
         else:
             result.unrecognised.append(tok.text)
     dangling()
+    if win_pending and fallback is not None and result.winner is None:  # «…у Бориса туз и вышел»: no name came
+        result.winner = fallback
     _resolve(result, slots, options)
     return result
 
