@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.core.rules import get_ruleset  # noqa: E402
 from companion.core.round_text import parse_round_text  # noqa: E402
+from companion.core.rules import get_ruleset  # noqa: E402
 from companion.round_text import parse  # noqa: E402
 
 CASES = Path(__file__).parent / "round_text_eval" / "cases.toml"
@@ -53,12 +53,17 @@ def check(case: dict) -> list[str]:
     want = {p: Counter(cards) for p, cards in case.get("hands", {}).items()}
     got = {p: Counter(got_card(s) for s in slots) for p, slots in result.hands.items() if slots}
     if got != want:
-        problems.append(f"hands {dict((p, sorted(c.elements())) for p, c in got.items())} ≠ "
-                        f"{dict((p, sorted(c.elements())) for p, c in want.items())}")
+        problems.append(
+            f"hands { {p: sorted(c.elements()) for p, c in got.items()} } ≠ "
+            f"{ {p: sorted(c.elements()) for p, c in want.items()} }"
+        )
     if sorted(result.unrecognised) != sorted(case.get("unrecognised", [])):
         problems.append(f"unrecognised {result.unrecognised} ≠ {case.get('unrecognised', [])}")
-    cards = [s.card for s in result.assumed + [s for ss in result.hands.values() for s in ss if not s.assumed]
-             if s.card is not None]
+    cards = [
+        s.card
+        for s in result.assumed + [s for ss in result.hands.values() for s in ss if not s.assumed]
+        if s.card is not None
+    ]
     if result.finishing is not None and result.finishing.card is not None and not result.finishing.assumed:
         cards.append(result.finishing.card)
     if len(cards) != len(set(cards)):
@@ -81,8 +86,10 @@ def main() -> int:
             print(f"✗ {case['id']} ({case['split']}): {case['text']}")
             for p in problems:
                 print(f"    {p}")
-    print(f"round-from-text evaluation set: {len(cases)} descriptions "
-          f"({score['tune'][1]} tuning, {score['held'][1]} held out)")
+    print(
+        f"round-from-text evaluation set: {len(cases)} descriptions "
+        f"({score['tune'][1]} tuning, {score['held'][1]} held out)"
+    )
     for key in ("tune", "tune ru", "tune en", "held", "held ru", "held en", "all"):
         if key in score:
             ok, n = score[key]
@@ -93,8 +100,10 @@ def main() -> int:
     plain = sum(not check(case) for case in cases)
     parse = with_morphology
     print(f"  without pymorphy3 (vocabulary and name endings only): exact {plain}/{len(cases)}")
-    print(f"taps for a 4-player round with 12 leftover cards: grid {GRID_TAPS}, voice {VOICE_TAPS} "
-          f"(saves {GRID_TAPS - VOICE_TAPS} taps) when the parse needs no question")
+    print(
+        f"taps for a 4-player round with 12 leftover cards: grid {GRID_TAPS}, voice {VOICE_TAPS} "
+        f"(saves {GRID_TAPS - VOICE_TAPS} taps) when the parse needs no question"
+    )
     return 0
 
 

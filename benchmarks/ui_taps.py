@@ -29,9 +29,11 @@ HANDS = {
     "Глеб": ["туз червей", "король пик", "восьмёрка бубен", "десятка треф"],
 }
 EXPECTED = {"Аня": 32, "Борис": 0, "Вера": 20, "Глеб": 33}
-SAID = ("Борис вышел на восьмёрке треф. У Ани туз пик, король червей, десятка бубен и семёрка треф. "
-        "У Веры дама пик, валет червей, девятка бубен и шестёрка пик. "
-        "У Глеба туз червей, король пик, восьмёрка бубен и десятка треф.")
+SAID = (
+    "Борис вышел на восьмёрке треф. У Ани туз пик, король червей, десятка бубен и семёрка треф. "
+    "У Веры дама пик, валет червей, девятка бубен и шестёрка пик. "
+    "У Глеба туз червей, король пик, восьмёрка бубен и десятка треф."
+)
 GRID_GOAL, VOICE_GOAL = 17, 3
 
 
@@ -61,7 +63,10 @@ def main() -> int:
                 tap(page.locator(f".panel.active input[aria-label='{card}'] + span"))
         tap(page.get_by_role("button", name="Сохранить раунд"))
         page.wait_for_url(re.compile(rf"/series/{series_id}(\?saved=\d+)?$"))
-        got = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
+        got = {
+            name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-"))
+            for name in PLAYERS
+        }
 
         voice_id, voice_token = create_series(base, PLAYERS)
         page.goto(f"{base}/series/{voice_id}/edit?token={voice_token}")
@@ -72,11 +77,16 @@ def main() -> int:
         voice += 1
         voice += 1  # the keyboard's microphone
         page.keyboard.insert_text(SAID)
-        page.locator("input[name=hand-3][value='10C']:checked").wait_for(state="attached")  # the grid shows the said round
+        page.locator("input[name=hand-3][value='10C']:checked").wait_for(
+            state="attached"
+        )  # the grid shows the said round
         page.get_by_role("button", name="Сохранить как сказано").click()
         voice += 1
         page.wait_for_url(re.compile(rf"/series/{voice_id}(\?saved=\d+)?$"))
-        said = {name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-")) for name in PLAYERS}
+        said = {
+            name: int(page.locator(".totals .player", has_text=name).locator(".total").inner_text().replace("−", "-"))
+            for name in PLAYERS
+        }
         browser.close()
     leftover = sum(len(c) for c in HANDS.values())
     goal = GRID_GOAL
@@ -85,8 +95,10 @@ def main() -> int:
     print(f"grid taps on the round page: {grid} (goal ≤ {goal}); {taps} counting the tap that opens round entry")
     print(f"  of which: 1 winner, 1 finishing card, {grid - leftover - 3} player tabs, {leftover} cards, 1 save")
     print(f"totals after saving: {got} (expected {EXPECTED})")
-    print(f"voice taps on the round page: {voice} (goal ≤ {VOICE_GOAL}): the field, the microphone, save; "
-          f"{voice + 1} counting the tap that opens round entry")
+    print(
+        f"voice taps on the round page: {voice} (goal ≤ {VOICE_GOAL}): the field, the microphone, save; "
+        f"{voice + 1} counting the tap that opens round entry"
+    )
     print(f"totals after saving the said round: {said}; taps saved against the grid: {grid - voice}")
     ok = grid <= goal and got == EXPECTED and voice <= VOICE_GOAL and said == EXPECTED
     print("PASS" if ok else "FAIL")

@@ -6,8 +6,9 @@ the normal forms of a word: «семёрку» → «семёрка», «Бор�
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from .core.round_text import ParsedRound, parse_round_text
 from .core.rules import Options

@@ -65,7 +65,8 @@ def test_csv_one_row_per_round_and_player_in_english(client: FlaskClient, series
     assert head["Players"] == "Аня, Борис, Вера" and head["Result"] == "Lost: Вера" and len(head["Date"]) == 10
     table = rows[rows.index([]) + 1:]
     assert table[0] == ["Round", "Player", "Cards", "Points", "Total", "Events"]
-    assert table[1] == ["1", "Аня", "last card Q♥", "-40", "-40", "Аня went out on Q♥: −40"]  # numbers plain, sentences with the true minus (issue 10)
+    # numbers plain, sentences with the true minus (issue 10)
+    assert table[1] == ["1", "Аня", "last card Q♥", "-40", "-40", "Аня went out on Q♥: −40"]
     assert table[2][:5] == ["1", "Борис", "10♣ J♦ K♠ A♥", "27", "27"]
     assert table[3][:5] == ["1", "Вера", "Q♠", "20", "20"] and "only queens" in table[3][5]
     assert [r[2] for r in table[4:7]] == ["redeal"] * 3

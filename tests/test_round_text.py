@@ -19,8 +19,9 @@ IGRAFAN = get_ruleset("igrafan").defaults
 
 
 def test_the_issue_example_reads_every_hand() -> None:
-    r = parse("Аня вышла дамой червей. У Бориса туз, король пик и семёрка. У Веры две десятки и валет.",
-              PLAYERS, IGRAFAN)
+    r = parse(
+        "Аня вышла дамой червей. У Бориса туз, король пик и семёрка. У Веры две десятки и валет.", PLAYERS, IGRAFAN
+    )
     assert r.winner == "Аня" and r.finishing_card == "Q♥"
     assert [s.rank for s in r.hands["Борис"]] == [Rank.ACE, Rank.KING, Rank.SEVEN]
     assert r.hands["Борис"][1].text == "K♠" and not r.hands["Борис"][1].assumed
@@ -98,10 +99,50 @@ def test_core_parser_works_without_a_morphology_library() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(
-    ["Аня", "Бориса", "у", "Веры", "вышла", "дамой", "червей", "туз", "король", "пик", "7", "10", "две", "три",
-     "десятки", "В", "Д", "♠", "♥", ",", ".", ";", ":", "и", "джокер", "Q?", "out", "queen", "of", "hearts", "Kп",
-     "пиковая", "шестерка", "бубен"]), max_size=30), st.text(max_size=20))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Аня",
+                "Бориса",
+                "у",
+                "Веры",
+                "вышла",
+                "дамой",
+                "червей",
+                "туз",
+                "король",
+                "пик",
+                "7",
+                "10",
+                "две",
+                "три",
+                "десятки",
+                "В",
+                "Д",
+                "♠",
+                "♥",
+                ",",
+                ".",
+                ";",
+                ":",
+                "и",
+                "джокер",
+                "Q?",
+                "out",
+                "queen",
+                "of",
+                "hearts",
+                "Kп",
+                "пиковая",
+                "шестерка",
+                "бубен",
+            ]
+        ),
+        max_size=30,
+    ),
+    st.text(max_size=20),
+)
 def test_any_text_gives_a_consistent_parse(words: list[str], noise: str) -> None:
     r = parse(" ".join(words) + noise, PLAYERS, IGRAFAN)
     cards = [s.card for s in ([r.finishing] if r.finishing else []) + [s for ss in r.hands.values() for s in ss]]
@@ -121,8 +162,13 @@ def post(client: FlaskClient, body: Any, lang: str = "ru") -> Any:
 
 
 def test_api_contract(client: FlaskClient) -> None:
-    r = post(client, {"text": "Аня вышла дамой червей. У Бориса туз, король пик и семёрка. У Веры две десятки и валет.",
-                      "players": PLAYERS})
+    r = post(
+        client,
+        {
+            "text": "Аня вышла дамой червей. У Бориса туз, король пик и семёрка. У Веры две десятки и валет.",
+            "players": PLAYERS,
+        },
+    )
     assert r.status_code == 200
     body = r.get_json()
     assert list(body)[:5] == ["winner", "finishing_card", "hands", "unrecognised", "questions"]
@@ -134,19 +180,31 @@ def test_api_contract(client: FlaskClient) -> None:
 
 
 def test_api_rank_and_question_mark_where_the_suit_matters(client: FlaskClient) -> None:
-    body = post(client, {"text": "Anna went out with a queen, Boris has a king", "players": ["Anna", "Boris"],
-                         "ruleset": "elvista", "options": {"spade_king_points": 40}}, "en").get_json()
+    body = post(
+        client,
+        {
+            "text": "Anna went out with a queen, Boris has a king",
+            "players": ["Anna", "Boris"],
+            "ruleset": "elvista",
+            "options": {"spade_king_points": 40},
+        },
+        "en",
+    ).get_json()
     assert body["finishing_card"] == "Q?" and body["hands"] == {"Boris": ["K?"]}
     assert any("queen" in q for q in body["questions"]) and any("king of spades" in q for q in body["questions"])
     assert body["ready"] is False
 
 
 def test_the_parsed_body_posts_as_a_round(client: FlaskClient, series: dict[str, Any]) -> None:
-    body = post(client, {"text": "Аня вышла на десятке пик. У Бориса туз, король пик. У Веры две десятки",
-                         "players": PLAYERS}).get_json()
+    body = post(
+        client, {"text": "Аня вышла на десятке пик. У Бориса туз, король пик. У Веры две десятки", "players": PLAYERS}
+    ).get_json()
     assert body["ready"]
-    r = client.post(f"/api/v1/series/{series['id']}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
-                    json={k: body[k] for k in ("winner", "finishing_card", "hands")})
+    r = client.post(
+        f"/api/v1/series/{series['id']}/rounds",
+        headers={"Authorization": f"Bearer {series['edit_token']}"},
+        json={k: body[k] for k in ("winner", "finishing_card", "hands")},
+    )
     assert r.status_code == 201
     assert r.get_json()["players"][1]["total"] == 15 and r.get_json()["players"][2]["total"] == 20
 
@@ -189,8 +247,17 @@ def test_round_page_fills_the_grid_from_text_and_saves_only_what_was_shown(app: 
     assert "«джокер»" in html and "Не понято" in html
     assert f'name="said" value="{text}"' in html
     # «Save as said» with the grid showing that text saves it as it stands
-    data = {"version": v, "say": text, "said": text, "op": "say-save", "winner": "0", "finishing_card": "10S",
-            "hand-1": ["AS", "KS"], "hand-2": ["10H", "10C"], "hand-3": ["QD", "AH"]}
+    data = {
+        "version": v,
+        "say": text,
+        "said": text,
+        "op": "say-save",
+        "winner": "0",
+        "finishing_card": "10S",
+        "hand-1": ["AS", "KS"],
+        "hand-2": ["10H", "10C"],
+        "hand-3": ["QD", "AH"],
+    }
     saved = client.post(url, data=data)
     assert saved.status_code == 303 and dict(load(app, series_id).standings.totals)["Вера"] == 20
     # «Save as said» with a text the grid does not show yet fills the grid first and stores nothing
@@ -206,11 +273,29 @@ def test_round_page_fills_the_grid_from_text_and_saves_only_what_was_shown(app: 
 
 # -- round trip: any round, said in any of the usual ways, reads back exactly ------------------------
 
-_RU_RANK = {"6": "шестёрка", "7": "семёрка", "8": "восьмёрка", "9": "девятка", "10": "десятка", "J": "валет",
-            "Q": "дама", "K": "король", "A": "туз"}
+_RU_RANK = {
+    "6": "шестёрка",
+    "7": "семёрка",
+    "8": "восьмёрка",
+    "9": "девятка",
+    "10": "десятка",
+    "J": "валет",
+    "Q": "дама",
+    "K": "король",
+    "A": "туз",
+}
 _RU_SUIT = {"♠": "пик", "♥": "червей", "♦": "бубен", "♣": "треф"}
-_EN_RANK = {"6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
-            "K": "king", "A": "ace"}
+_EN_RANK = {
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "10": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
+}
 _EN_SUIT = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 _GENITIVE = {"Аня": "Ани", "Борис": "Бориса", "Вера": "Веры", "Глеб": "Глеба"}
 
@@ -249,8 +334,11 @@ def test_a_round_said_with_every_suit_reads_back_exactly(data: Any) -> None:
         return text.lower() if lower else text
 
     if lang == "ru":
-        parts = [f"{name(winner)} вышла на {_say_card(finishing, style, lang)}" if data.draw(st.booleans())
-                 else f"Выход: {name(winner)}, {_say_card(finishing, style, lang)}"]
+        parts = [
+            f"{name(winner)} вышла на {_say_card(finishing, style, lang)}"
+            if data.draw(st.booleans())
+            else f"Выход: {name(winner)}, {_say_card(finishing, style, lang)}"
+        ]
         parts += [f"у {name(p, True)} " + " и ".join(_say_card(c, style, lang) for c in cs) for p, cs in hands.items()]
     else:
         parts = [f"{name(winner)} went out on the {_say_card(finishing, style, lang)}"]

@@ -18,8 +18,9 @@ def api_series(client: FlaskClient, players: list[str], ruleset: str = "igrafan"
 
 
 def api_round(client: FlaskClient, series: dict[str, Any], body: dict[str, Any]) -> None:
-    r = client.post(f"/api/v1/series/{series['id']}/rounds", json=body,
-                    headers={"Authorization": f"Bearer {series['edit_token']}"})
+    r = client.post(
+        f"/api/v1/series/{series['id']}/rounds", json=body, headers={"Authorization": f"Bearer {series['edit_token']}"}
+    )
     assert r.status_code == 201, r.get_json()
 
 
@@ -77,7 +78,7 @@ def test_without_javascript_check_shows_points_and_problems_at_the_top(client: F
     html = r.get_data(as_text=True)
     assert r.status_code == 200
     top = html.index('class="problems no-js-only"')
-    assert top < html.index('id="entry"') and "Отметьте последнюю карту игрока Аня" in html[top:top + 600]
+    assert top < html.index('id="entry"') and "Отметьте последнюю карту игрока Аня" in html[top : top + 600]
     assert page(client, f"/series/{series_id}").count("<tr") == 0  # nothing stored
 
 
@@ -94,8 +95,9 @@ def test_redeal_with_cards_asks_first_without_javascript(client: FlaskClient) ->
 
 def test_the_standings_offer_to_undo_the_round_just_saved(client: FlaskClient) -> None:
     series_id = create_by_form(client, ["Аня", "Борис"])
-    r = client.post(f"/series/{series_id}/round", data={"version": "1", "winner": "0", "finishing_card": "8C",
-                                                        "hand-1": ["AS"]})
+    r = client.post(
+        f"/series/{series_id}/round", data={"version": "1", "winner": "0", "finishing_card": "8C", "hand-1": ["AS"]}
+    )
     assert r.headers["Location"] == f"/series/{series_id}?saved=2"
     html = page(client, r.headers["Location"])
     assert 'class="undo-bar"' in html and "Раунд 1 записан." in html
@@ -111,15 +113,16 @@ def test_the_standings_offer_to_undo_the_round_just_saved(client: FlaskClient) -
 def test_share_page_shows_the_state_of_the_series(client: FlaskClient) -> None:
     series_id = create_by_form(client, ["Аня", "Борис"])
     assert "Партия создана" in page(client, f"/series/{series_id}/share")
-    client.post(f"/series/{series_id}/round", data={"version": "1", "winner": "0", "finishing_card": "8C",
-                                                     "hand-1": BIG})
+    client.post(
+        f"/series/{series_id}/round", data={"version": "1", "winner": "0", "finishing_card": "8C", "hand-1": BIG}
+    )
     html = page(client, f"/series/{series_id}/share")
     assert "Партия окончена" in html and "Партия создана" not in html and "Записать раунд" not in html
 
 
 def test_a_house_rule_out_of_range_is_refused_without_its_internal_name(client: FlaskClient) -> None:
     html = client.post("/new", data={"name": ["A", "B"], "opt-loss_above": "5000"}).get_data(as_text=True)
-    field = html[html.index('name="opt-loss_above"'):]
+    field = html[html.index('name="opt-loss_above"') :]
     message = re.search(r'class="error"[^>]*>([^<]*)', field)
     assert message and message.group(1) == "Напишите целое число от 1 до 1000."
     assert "loss_above»" not in html and "«pharaoh»" not in html

@@ -17,10 +17,24 @@ rank + "?" with a question.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from .cards import EN, fold, RANK_LETTERS, RU, SUIT_LETTERS, SUIT_SYMBOLS, Card, Rank, Suit, card_word, deck, read_notation
+from .cards import (
+    EN,
+    RANK_LETTERS,
+    RU,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    Rank,
+    Suit,
+    card_word,
+    deck,
+    fold,
+    read_notation,
+)
 from .errors import N_, Msg
 from .rules import Options
 from .scoring import card_points, is_special_queen
@@ -34,25 +48,204 @@ Lemmas = Callable[[str], Iterable[str]]
 # Number words that count cards but name no rank («один», "a pair"); «две», "three" and
 # the like are numerals of the vocabulary and count when a rank follows («две десятки»).
 _COUNTS: dict[str, int] = {
-    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "one": 1, "pair": 2,
+    "один": 1,
+    "одна": 1,
+    "одну": 1,
+    "одного": 1,
+    "одной": 1,
+    "пара": 2,
+    "пару": 2,
+    "one": 1,
+    "pair": 2,
 }
 _COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
-_WIN_LEMMAS = frozenset({"выйти", "выходить", "выход", "закрыться", "закрывать", "закрыть", "закончить",
-                         "кончить", "выиграть", "победить", "out", "won", "win", "wins", "finished",
-                         "finishes", "closed"})
+_WIN_LEMMAS = frozenset(
+    {
+        "выйти",
+        "выходить",
+        "выход",
+        "закрыться",
+        "закрывать",
+        "закрыть",
+        "закончить",
+        "кончить",
+        "выиграть",
+        "победить",
+        "out",
+        "won",
+        "win",
+        "wins",
+        "finished",
+        "finishes",
+        "closed",
+    }
+)
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
-_FILLERS = frozenset("""
-у и а но ещё еще есть осталось остались остался осталась оставалось на с со в во из от до по к ко
-руке руках рука рук карты карта карт карту картой карте картах картами последней последняя последнюю последняя
-последний последним последнее его её ее неё нее него них ним ней ей ему им она он они оно тоже также потом
-дальше ну так вот это то эта этот была был были было будет имеет держит держал держала нет ничего ничем
-пусто пустой пустая ни одной одной короче типа значит там тут вроде ой э ээ эээ эм ага да
-лишь только ход игрок игрока игроку масти масть ходом нету нечего пустые
-has have had holds hold held with and the a an of on in left hand hands cards card then also too last was is
-are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only player
-""".split())
+_FILLERS = frozenset(
+    [
+        "у",
+        "и",
+        "а",
+        "но",
+        "ещё",
+        "еще",
+        "есть",
+        "осталось",
+        "остались",
+        "остался",
+        "осталась",
+        "оставалось",
+        "на",
+        "с",
+        "со",
+        "в",
+        "во",
+        "из",
+        "от",
+        "до",
+        "по",
+        "к",
+        "ко",
+        "руке",
+        "руках",
+        "рука",
+        "рук",
+        "карты",
+        "карта",
+        "карт",
+        "карту",
+        "картой",
+        "карте",
+        "картах",
+        "картами",
+        "последней",
+        "последняя",
+        "последнюю",
+        "последняя",
+        "последний",
+        "последним",
+        "последнее",
+        "его",
+        "её",
+        "ее",
+        "неё",
+        "нее",
+        "него",
+        "них",
+        "ним",
+        "ней",
+        "ей",
+        "ему",
+        "им",
+        "она",
+        "он",
+        "они",
+        "оно",
+        "тоже",
+        "также",
+        "потом",
+        "дальше",
+        "ну",
+        "так",
+        "вот",
+        "это",
+        "то",
+        "эта",
+        "этот",
+        "была",
+        "был",
+        "были",
+        "было",
+        "будет",
+        "имеет",
+        "держит",
+        "держал",
+        "держала",
+        "нет",
+        "ничего",
+        "ничем",
+        "пусто",
+        "пустой",
+        "пустая",
+        "ни",
+        "одной",
+        "одной",
+        "короче",
+        "типа",
+        "значит",
+        "там",
+        "тут",
+        "вроде",
+        "ой",
+        "э",
+        "ээ",
+        "эээ",
+        "эм",
+        "ага",
+        "да",
+        "лишь",
+        "только",
+        "ход",
+        "игрок",
+        "игрока",
+        "игроку",
+        "масти",
+        "масть",
+        "ходом",
+        "нету",
+        "нечего",
+        "пустые",
+        "has",
+        "have",
+        "had",
+        "holds",
+        "hold",
+        "held",
+        "with",
+        "and",
+        "the",
+        "a",
+        "an",
+        "of",
+        "on",
+        "in",
+        "left",
+        "hand",
+        "hands",
+        "cards",
+        "card",
+        "then",
+        "also",
+        "too",
+        "last",
+        "was",
+        "is",
+        "are",
+        "plus",
+        "her",
+        "his",
+        "their",
+        "its",
+        "went",
+        "goes",
+        "go",
+        "gone",
+        "um",
+        "uh",
+        "er",
+        "erm",
+        "hmm",
+        "so",
+        "okay",
+        "ok",
+        "like",
+        "just",
+        "only",
+        "player",
+    ]
+)
 _SENTENCE_END = frozenset({".", ";", "!", "\n"})
 
 _RANK_LETTERS = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
@@ -127,8 +320,12 @@ class ParsedRound:
     @property
     def exact(self) -> bool:
         """Every card known, nothing left over, nothing to ask but suits assumed: ready to post."""
-        return (self.winner is not None and self.finishing is not None and not self.unrecognised
-                and all(q.kind == "suit-assumed" for q in self.questions))
+        return (
+            self.winner is not None
+            and self.finishing is not None
+            and not self.unrecognised
+            and all(q.kind == "suit-assumed" for q in self.questions)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The round body as far as it is known (questions and words are the web layer's to word)."""
@@ -186,7 +383,7 @@ class _Names:
         found = []
         for key, player in self.folded.items():
             stem = _name_stem(key)
-            if " " not in key and len(stem) >= 2 and low.startswith(stem) and low[len(stem):] in _NAME_ENDINGS:
+            if " " not in key and len(stem) >= 2 and low.startswith(stem) and low[len(stem) :] in _NAME_ENDINGS:
                 found.append((len(stem), player))
         return max(found)[1] if found else None
 
@@ -238,7 +435,7 @@ def _tokens(text: str, names: _Names, lemmas: Lemmas) -> list[_Tok]:
             multi = _multi_word_name(words, i, names)
             if multi is not None:
                 player, used = multi
-                out.append(_Tok("player", " ".join(v for _, v in words[i:i + used]), player=player))
+                out.append(_Tok("player", " ".join(v for _, v in words[i : i + used]), player=player))
                 i += used
                 continue
             out.append(_classify(value, names, lemmas))
@@ -263,7 +460,7 @@ def _tokens(text: str, names: _Names, lemmas: Lemmas) -> list[_Tok]:
 def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: _Names) -> tuple[str, int] | None:
     for parts, player in names.multi:
         n = len(parts)
-        chunk = words[i:i + n]
+        chunk = words[i : i + n]
         if len(chunk) == n and all(k == "word" for k, _ in chunk) and tuple(fold(v) for _, v in chunk) == parts:
             return player, n
     return None
@@ -279,8 +476,9 @@ def _number_as_rank(tok: _Tok, nxt: _Tok | None) -> tuple[str, int | Rank | None
     return "unknown", None
 
 
-def parse_round_text(text: str, players: Sequence[str], options: Options | None = None,
-                     lemmas: Lemmas | None = None) -> ParsedRound:
+def parse_round_text(
+    text: str, players: Sequence[str], options: Options | None = None, lemmas: Lemmas | None = None
+) -> ParsedRound:
     """Read a round from free text; see the module docstring for what is and is not guessed."""
     options = options or Options()
     lemmas = lemmas or _no_lemmas
@@ -443,8 +641,9 @@ def _resolve(result: ParsedRound, slots: list[Slot], options: Options) -> None:
             result.unrecognised.append(slot.word)
             _drop(result, slot)
         elif card not in free:
-            result.questions.append(Question("twice", N_("%(card)s is named twice; a deck has one of each card."),
-                                             {"card": card}))
+            result.questions.append(
+                Question("twice", N_("%(card)s is named twice; a deck has one of each card."), {"card": card})
+            )
         else:
             free.discard(card)
     for slot in slots:
@@ -456,8 +655,12 @@ def _resolve(result: ParsedRound, slots: list[Slot], options: Options) -> None:
         if not choices:
             continue
         # prefer a suit that changes nothing: not the special queen, not the king of spades
-        plain = [s for s in choices if not (slot.rank is Rank.QUEEN and s.value == options.special_queen)
-                 and not (slot.rank is Rank.KING and s is Suit.SPADES)]
+        plain = [
+            s
+            for s in choices
+            if not (slot.rank is Rank.QUEEN and s.value == options.special_queen)
+            and not (slot.rank is Rank.KING and s is Suit.SPADES)
+        ]
         slot.suit = (plain or choices)[0]
         slot.assumed = True
         free.discard(Card(slot.rank, slot.suit))
@@ -468,15 +671,23 @@ def _resolve(result: ParsedRound, slots: list[Slot], options: Options) -> None:
     for rank, n in open_ranks.items():
         left = sum(1 for s in Suit if Card(rank, s) in free)
         if n > left:
-            result.questions.append(Question(
-                "too-many", N_("More cards of rank %(rank)s are named than the deck has left; check who holds which."),
-                {"rank": rank}))
+            result.questions.append(
+                Question(
+                    "too-many",
+                    N_("More cards of rank %(rank)s are named than the deck has left; check who holds which."),
+                    {"rank": rank},
+                )
+            )
     if result.winner is None:
         result.questions.append(Question("no-winner", N_("The text does not say who went out: tap the winner."), {}))
     elif result.finishing is None:
-        result.questions.append(Question(
-            "no-finishing-card", N_("The last card of %(player)s is not named: tap it in the grid."),
-            {"player": result.winner}))
+        result.questions.append(
+            Question(
+                "no-finishing-card",
+                N_("The last card of %(player)s is not named: tap it in the grid."),
+                {"player": result.winner},
+            )
+        )
     assumed: dict[str, list[Card]] = {}
     for slot in _live(result):
         if slot.suit is None:
@@ -492,11 +703,16 @@ def _resolve(result: ParsedRound, slots: list[Slot], options: Options) -> None:
         elif slot.assumed and slot.card is not None:
             assumed.setdefault(slot.owner, []).append(slot.card)
     for player, cards in assumed.items():
-        result.questions.append(Question(
-            "suit-assumed",
-            N_("Suit not said, so assumed for %(player)s: %(cards)s (it does not change the points; "
-               "fix it in the grid if it is wrong)."),
-            {"player": player, "cards": tuple(cards)}))
+        result.questions.append(
+            Question(
+                "suit-assumed",
+                N_(
+                    "Suit not said, so assumed for %(player)s: %(cards)s (it does not change the points; "
+                    "fix it in the grid if it is wrong)."
+                ),
+                {"player": player, "cards": tuple(cards)},
+            )
+        )
 
 
 def _live(result: ParsedRound) -> list[Slot]:

@@ -14,11 +14,37 @@ from htmx_flask import Htmx
 
 
 def init_app(app: Flask) -> None:
-    from . import (api, errors, export, faq_api, numbers, play, record, referee, referee_api, round_text_api, series, shell,
-                   tables)
+    from . import (
+        api,
+        errors,
+        export,
+        faq_api,
+        numbers,
+        play,
+        record,
+        referee,
+        referee_api,
+        round_text_api,
+        series,
+        shell,
+        tables,
+    )
 
     Htmx(app)
-    for module in (api, series, play, shell, faq_api, referee_api, export, referee, record, tables, round_text_api, numbers):
+    for module in (
+        api,
+        series,
+        play,
+        shell,
+        faq_api,
+        referee_api,
+        export,
+        referee,
+        record,
+        tables,
+        round_text_api,
+        numbers,
+    ):
         app.register_blueprint(module.bp)
     errors.init_app(app)
     from . import health

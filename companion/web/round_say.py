@@ -8,7 +8,8 @@ the table sees every card before saving, and words not understood are named.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from flask_babel import gettext
 
@@ -27,8 +28,12 @@ def fill(text: str, players: Sequence[str], in_play: Sequence[str], options: Opt
     index = {p: i for i, p in enumerate(players)}
     hands = {index[p]: [s.card.code for s in slots if s.card is not None] for p, slots in result.hands.items()}
     finish = result.finishing.card.code if result.finishing is not None and result.finishing.card is not None else None
-    return {"winner": index.get(result.winner) if result.winner else None, "finish": finish, "hands": hands,
-            "view": said_view(result)}
+    return {
+        "winner": index.get(result.winner) if result.winner else None,
+        "finish": finish,
+        "hands": hands,
+        "view": said_view(result),
+    }
 
 
 def question_text(question: Question) -> str:
@@ -43,12 +48,15 @@ def question_text(question: Question) -> str:
             params[key] = rank_letter(value)
         else:
             params[key] = value
-    return gettext(question.template, **params)
+    return str(gettext(question.template, **params))
 
 
 def said_view(result: ParsedRound) -> dict[str, Any]:
-    return {"unrecognised": list(dict.fromkeys(result.unrecognised)),
-            "questions": [question_text(q) for q in result.questions], "ready": result.exact}
+    return {
+        "unrecognised": list(dict.fromkeys(result.unrecognised)),
+        "questions": [question_text(q) for q in result.questions],
+        "ready": result.exact,
+    }
 
 
 def players_json(players: Sequence[str], in_play: Sequence[str]) -> list[list[Any]]:

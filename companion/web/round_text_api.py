@@ -28,11 +28,14 @@ MAX_PLAYERS = 12
 
 def read_players(value: Any) -> list[str]:
     if not isinstance(value, list) or not value or not all(isinstance(p, str) for p in value):
-        raise FormatError(N_("“players” must be a list of the players' names, e.g. [\"Аня\", \"Борис\"]."))
+        raise FormatError(N_('“players” must be a list of the players\' names, e.g. ["Аня", "Борис"].'))
     names = [" ".join(p.split()) for p in value]
     if len(names) > MAX_PLAYERS or any(not n or len(n) > MAX_NAME_LENGTH for n in names):
-        raise FormatError(N_("“players” takes 1 to %(max)s names, each 1 to %(length)s characters long."),
-                          max=MAX_PLAYERS, length=MAX_NAME_LENGTH)
+        raise FormatError(
+            N_("“players” takes 1 to %(max)s names, each 1 to %(length)s characters long."),
+            max=MAX_PLAYERS,
+            length=MAX_NAME_LENGTH,
+        )
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):
         raise FormatError(N_("Each name in “players” must be different."))
@@ -53,7 +56,7 @@ def round_from_text() -> Any:
     data = json_object()
     text = data.get("text")
     if not isinstance(text, str):
-        raise FormatError(N_("“text” must be the round as said, e.g. \"Аня вышла дамой червей, у Бориса туз\"."))
+        raise FormatError(N_('“text” must be the round as said, e.g. "Аня вышла дамой червей, у Бориса туз".'))
     if len(text) > MAX_TEXT:
         raise FormatError(N_("“text” is too long: at most %(max)s characters."), max=MAX_TEXT)
     players = read_players(data.get("players"))

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from test_scorekeeper import start_series, tap_round
 
 AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text(encoding="utf-8")
@@ -37,8 +37,9 @@ BIG = ["AS", "AH", "AC", "AD", "KH", "KC", "KD", "10S", "10H", "10C", "10D", "JS
 
 @pytest.fixture(params=["light", "dark"])
 def scheme_page(request: Any, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, locale="ru-RU", color_scheme=request.param, bypass_csp=True,
-                                  service_workers="block")
+    context = browser.new_context(
+        viewport=PHONE, locale="ru-RU", color_scheme=request.param, bypass_csp=True, service_workers="block"
+    )
     context.set_default_timeout(8000)
     yield context.new_page()
     context.close()
@@ -51,14 +52,37 @@ def test_no_serious_or_critical_findings_on_any_page(scheme_page: Any, base_url:
     page.goto(f"{base_url}/series/{series_id}")
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"], "Вера": ["десятка треф"]})
     finished = post_json(page, base_url, "/api/v1/series", {"players": ["Аня", "Борис", "Вера"], "starter": "Аня"})
-    post_json(page, base_url, f"/api/v1/series/{finished['id']}/rounds",
-              {"winner": "Вера", "finishing_card": "7S", "hands": {"Аня": BIG, "Борис": ["6H"]}}, finished["edit_token"])
+    post_json(
+        page,
+        base_url,
+        f"/api/v1/series/{finished['id']}/rounds",
+        {"winner": "Вера", "finishing_card": "7S", "hands": {"Аня": BIG, "Борис": ["6H"]}},
+        finished["edit_token"],
+    )
     out = post_json(page, base_url, "/api/v1/series", {"players": ["Аня", "Борис", "Вера"], "ruleset": "elimination"})
-    post_json(page, base_url, f"/api/v1/series/{out['id']}/rounds",
-              {"winner": "Вера", "finishing_card": "7S", "hands": {"Аня": BIG, "Борис": ["6H"]}}, out["edit_token"])
-    pages = ["/", f"/series/{series_id}", f"/series/{series_id}/round", share, f"/series/{finished['id']}",
-             f"/series/{out['id']}", "/faq", "/faq?q=дама", "/rules/igrafan", "/rules/compare", "/referee",
-             "/referee?top=7S&card=AH", "/no-such-page", "/import"]
+    post_json(
+        page,
+        base_url,
+        f"/api/v1/series/{out['id']}/rounds",
+        {"winner": "Вера", "finishing_card": "7S", "hands": {"Аня": BIG, "Борис": ["6H"]}},
+        out["edit_token"],
+    )
+    pages = [
+        "/",
+        f"/series/{series_id}",
+        f"/series/{series_id}/round",
+        share,
+        f"/series/{finished['id']}",
+        f"/series/{out['id']}",
+        "/faq",
+        "/faq?q=дама",
+        "/rules/igrafan",
+        "/rules/compare",
+        "/referee",
+        "/referee?top=7S&card=AH",
+        "/no-such-page",
+        "/import",
+    ]
     found = {}
     for path in pages:
         page.goto(path if path.startswith("http") else base_url + path)

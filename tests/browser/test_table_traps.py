@@ -7,7 +7,6 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-
 from test_scorekeeper import start_series, tap_round, total
 
 PHONE = {"width": 390, "height": 844}
@@ -188,7 +187,8 @@ def test_colours_arrows_and_card_cells(new_page: Any, base_url: str) -> None:
         boxes = [b for b in (c.bounding_box() for c in page.locator(".cards .c span").all()) if b]
         assert boxes and min(b["width"] for b in boxes) >= 44
         row = sorted((b for b in boxes if abs(b["y"] - boxes[0]["y"]) < 1), key=lambda b: b["x"])
-        assert all(b2["x"] - (b1["x"] + b1["width"]) >= 2 for b1, b2 in zip(row, row[1:]))  # a gap between cells
+        gaps = [b2["x"] - (b1["x"] + b1["width"]) for b1, b2 in zip(row, row[1:], strict=False)]
+        assert min(gaps) >= 2  # a gap between cells
     page.goto(base_url + "/")
     arrow = page.evaluate("getComputedStyle(document.querySelector('details.house summary'), '::before').width")
     assert arrow not in ("auto", "0px")

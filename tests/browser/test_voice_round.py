@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-
 from test_scorekeeper import start_series, total
 
 
@@ -58,7 +57,9 @@ def test_unrecognised_words_are_named_and_a_fix_in_the_grid_is_kept(new_page: An
 
 
 def test_without_javascript_fill_the_grid_posts_the_form(browser: Any, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False, service_workers="block")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False, service_workers="block"
+    )
     try:
         page = context.new_page()
         start_series(page, base_url, ["Аня", "Борис"])

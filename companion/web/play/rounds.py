@@ -23,7 +23,6 @@ from .form_values import whole
 from .round_form import RoundForm, error_field
 from .round_preview import preview, standings_before
 
-
 FIELD_ORDER = ("say", "winner", "finish")  # then the players' hands p0, p1, …, then "form"
 
 
