@@ -206,12 +206,16 @@
     field.focus({ preventScroll: true });
   }
 
-  // -- the offer to undo a round just saved goes after a few seconds --
+  // -- a round just saved: its undo works in one tap for a few seconds, then asks first again --
   function undoBar(root) {
-    root.querySelectorAll(".undo-bar[data-expires]").forEach(function (bar) {
-      if (bar.dataset.timer) return;
-      bar.dataset.timer = "1";
-      setTimeout(function () { bar.remove(); }, 1000 * Number(bar.dataset.expires));
+    root.querySelectorAll("form.undo[data-one-tap]").forEach(function (form) {
+      if (form.dataset.timer) return;
+      form.dataset.timer = "1";
+      setTimeout(function () {
+        form.setAttribute("hx-confirm", form.dataset.confirm);
+        form.removeAttribute("data-one-tap");
+        form.classList.remove("just-saved");
+      }, 1000 * Number(form.dataset.oneTap));
       if (history.replaceState && /[?&]saved=/.test(location.search)) history.replaceState(history.state, "", location.pathname);
     });
   }

@@ -100,12 +100,14 @@ def test_the_standings_offer_to_undo_the_round_just_saved(client: FlaskClient) -
     )
     assert r.headers["Location"] == f"/series/{series_id}?saved=2"
     html = page(client, r.headers["Location"])
-    assert 'class="undo-bar"' in html and "Раунд 1 записан." in html
-    form = re.search(r'<form class="undo-bar" method="post" action="([^"]+)"', html)
+    form = re.search(r'<form class="undo just-saved" method="post" action="([^"]+)"\s+([^>]*)>', html)
     assert form and form.group(1) == f"/series/{series_id}/round/1/delete"
-    assert 'class="undo-bar"' not in page(client, f"/series/{series_id}")  # only right after saving
+    assert "data-one-tap" in form.group(2) and "hx-confirm" not in form.group(2)  # one tap, for a few seconds
+    assert "Раунд 1 записан." in html
+    later = page(client, f"/series/{series_id}")
+    assert "just-saved" not in later and 'hx-confirm="Отменить раунд 1?' in later  # otherwise it asks first
     fragment = client.get(f"/series/{series_id}?saved=2", headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert 'class="undo-bar"' not in fragment  # a poll does not bring it back
+    assert "just-saved" not in fragment  # a poll does not bring the one-tap undo back
     r = client.post(form.group(1), data={"version": "2"})
     assert r.status_code == 303 and "<tbody>" not in page(client, f"/series/{series_id}")
 

@@ -51,7 +51,7 @@ def test_a_second_tap_where_save_was_changes_nothing(browser: Any, base_url: str
             box = save.bounding_box()
             x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
             save.click()
-            page.wait_for_url(re.compile(rf"/series/{series_id}$"))
+            page.wait_for_url(re.compile(rf"/series/{series_id}(\?saved=\d+)?$"))  # ?saved=: the undo offer (issue 10)
             page.wait_for_load_state("load")
             assert page.evaluate(DESTRUCTIVE, [x, y]) is None, f"after round {k}: a destructive button under Save"
             page.mouse.click(x, y)  # the second tap of a double tap, on the page that followed
@@ -70,7 +70,7 @@ def test_a_double_tapped_save_records_one_round(browser: Any, base_url: str) -> 
         page.goto(f"{base_url}/series/{series_id}/round")
         fill_round(page, False, 1)
         page.get_by_role("button", name="Сохранить раунд").dblclick()
-        page.wait_for_url(re.compile(rf"/series/{series_id}$"))
+        page.wait_for_url(re.compile(rf"/series/{series_id}(\?saved=\d+)?$"))  # ?saved=: the undo offer (issue 10)
         page.wait_for_load_state("load")
         assert rounds(page, base_url, series_id) == 1
     finally:
@@ -88,7 +88,7 @@ def test_an_undone_round_is_restored_from_the_history_in_one_tap(browser: Any, b
         page.goto(f"{base_url}/series/{series_id}/round")
         fill_round(page, js, 1)
         page.get_by_role("button", name="Сохранить раунд").click()
-        page.wait_for_url(re.compile(rf"/series/{series_id}$"))
+        page.wait_for_url(re.compile(rf"/series/{series_id}(\?saved=\d+)?$"))  # ?saved=: the undo offer (issue 10)
         expect(total(page, "B")).to_have_text("11")
         page.get_by_role("button", name=re.compile("Отменить раунд 1")).click()
         expect(total(page, "B")).to_have_text("0")

@@ -135,19 +135,24 @@ def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(n
     save_box = page.get_by_role("button", name="Сохранить раунд").bounding_box()
     page.goto(page.url.rsplit("/round", 1)[0])
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"]})
-    undo = page.locator(".undo-bar button")
-    expect(undo).to_be_visible()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    undo = page.get_by_role("button", name="Отменить раунд 1")
+    expect(page.locator("form.undo.just-saved")).to_have_count(1)
     box = undo.bounding_box()
     assert box["y"] + box["height"] < save_box["y"] - 100  # nowhere near where «Сохранить раунд» was
-    undo.click()
+    undo.click()  # one tap: no question asked right after saving
     expect(page.locator(".rounds")).to_have_count(0)
     expect(total(page, "Аня")).to_have_text("0")
-    expect(page.locator(".undo-bar")).to_have_count(0)
-    # the offer goes away by itself
+    assert dialogs == []
+    # a few seconds later the undo asks first again
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"]})
-    expect(page.locator(".undo-bar")).to_be_visible()
-    expect(page.locator(".undo-bar")).to_have_count(0, timeout=15000)
-    expect(page.locator(".rounds tbody tr").first).to_be_visible()
+    expect(page.locator("form.undo.just-saved")).to_have_count(1)
+    expect(page.locator("form.undo")).to_have_attribute("hx-confirm", re.compile("Отменить раунд 1"), timeout=15000)
+    expect(page.locator("form.undo.just-saved")).to_have_count(0)
+    page.get_by_role("button", name="Отменить раунд 1").click()
+    expect(page.locator(".rounds tbody tr").first).to_be_visible()  # dismissed: nothing undone
+    assert len(dialogs) == 1
 
 
 def test_share_page_shows_the_series_as_it_stands(new_page: Any, base_url: str) -> None:
