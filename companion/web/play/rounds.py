@@ -86,7 +86,7 @@ def save(series: Series, form: RoundForm) -> Response:
     key = idempotency.key_from(request.form.get(idempotency.FORM_FIELD))
     digest = idempotency.request_hash(body)
     if key and _saved_before(series.id, key, digest):
-        return see_other("series.show", series_id=series.id)  # the same answer as the first tap got
+        return _answer_again(series.id, form.n is None)  # the same answer as the first tap got
     stamp = (key, digest) if key and storage.idempotent_answer(db, series.id, key) is None else None
     try:
         if form.n is None:
@@ -97,7 +97,7 @@ def save(series: Series, form: RoundForm) -> Response:
             series_service.edit_round(db, series, form.n, body, if_match=form.version, idempotency=stamp)
     except (series_service.VersionConflict, storage.DuplicateKey) as conflict:
         if key and _saved_before(series.id, key, digest):  # the other tap of a double tap won the race
-            return see_other("series.show", series_id=series.id)
+            return _answer_again(series.id, form.n is None)
         if isinstance(conflict, storage.DuplicateKey):
             raise
         fresh = conflict.series
@@ -109,6 +109,15 @@ def save(series: Series, form: RoundForm) -> Response:
         form.error(error_field(error, series), translate_error(error))
         return render_round(series, form, 422)
     return see_other("series.show", series_id=series.id)
+
+
+def _answer_again(series_id: str, added: bool) -> Response:
+    """The redirect the first tap got: to the standings, with the undo offer after an added round."""
+    if not added:
+        return see_other("series.show", series_id=series_id)
+    current = series_service.load(get_db(), series_id)
+    version = current.version if current is not None else None
+    return see_other("series.show", series_id=series_id, saved=version)
 
 
 def _saved_before(series_id: str, key: str, digest: str) -> bool:
