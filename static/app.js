@@ -216,7 +216,11 @@
         form.removeAttribute("data-one-tap");
         form.classList.remove("just-saved");
       }, 1000 * Number(form.dataset.oneTap));
-      if (history.replaceState && /[?&]saved=/.test(location.search)) history.replaceState(history.state, "", location.pathname);
+      if (/[?&]saved=/.test(location.search)) {
+        // the second tap of a double tap on «Save» lands here: for a moment, taps on this new page do nothing
+        settle(700);
+        if (history.replaceState) history.replaceState(history.state, "", location.pathname);
+      }
     });
   }
 
@@ -228,6 +232,23 @@
     firstError(document);
     undoBar(document);
   }
+
+  // A double tap on «Save»: its second tap lands on the page that follows. From the submit until a moment
+  // after the new page is on screen, taps on links and buttons do nothing (pages reached by a plain
+  // navigation get the same moment from undoBar).
+  var settleTimer = null;
+  function settle(ms) {
+    var root = document.documentElement;
+    root.classList.add("settling");
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(function () { root.classList.remove("settling"); }, ms);
+  }
+  document.addEventListener("submit", function (e) {
+    if (e.target && e.target.id === "round-form") settle(5000);
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    if (document.documentElement.classList.contains("settling")) settle(700);
+  });
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (e) { init(e.target); });

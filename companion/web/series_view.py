@@ -197,7 +197,7 @@ def loss_label(loss_above: int) -> str:
     return str(gettext("loss: over %(n)s", n=loss_above))
 
 
-def chart(series: Series, width: int = 340, height: int = 170) -> dict[str, Any]:
+def chart(series: Series, width: int = 340, height: int = 150) -> dict[str, Any]:
     """Totals by round as SVG polylines (already in pixel coordinates).
 
     Room is kept above the highest total and below the lowest, and at the bottom for
