@@ -18,7 +18,7 @@ from ..core.round_text import MAX_TEXT, ParsedRound
 from ..core.rules import get_ruleset
 from ..core.series import MAX_NAME_LENGTH
 from ..round_text import parse
-from .api import json_object
+from .api_request import json_object
 from .round_say import question_text
 
 bp = Blueprint("round_text_api", __name__, url_prefix="/api/v1")
