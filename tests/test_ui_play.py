@@ -385,3 +385,28 @@ def test_the_poll_carries_the_fragment_etag_so_even_the_first_poll_is_a_304(clie
     header = json.loads(found.group(1))["If-None-Match"]
     poll = client.get(f"/series/{series_id}", headers={"HX-Request": "true", "If-None-Match": header})
     assert poll.status_code == 304 and poll.data == b""
+
+
+PREVIEW_TOTAL = re.compile(r"<strong>([^<]+)</strong>.*?<span class=\"calc\">[^<]*<b>([−\d]+)</b>", re.S)
+
+
+@pytest.mark.parametrize("ruleset", ["igrafan", "classic", "elimination", "elvista"])
+def test_the_preview_shows_the_totals_the_saved_round_gets(client: FlaskClient, app: Flask, ruleset: str) -> None:
+    """The preview and the replay share scoring.player_round (issue 8): what the table sees before saving is
+    what it gets, round after round, including a queen finish, a queens-only hand and a reset."""
+    series_id = create(client, ruleset=ruleset)
+    rounds = [
+        (0, "QH", {1: ["10C", "JD", "KS", "AH"], 2: ["QD"], 3: ["9S", "9D"]}),
+        (1, "8C", {0: ["AS", "AD", "AC"], 2: ["KH", "QC"], 3: ["7D"]}),
+        (2, "10H", {0: ["9H"], 1: ["AC", "10C", "JD"], 3: ["QS", "QC"]}),
+    ]
+    for version, (winner, finish, hands) in enumerate(rounds, start=1):
+        data: dict[str, Any] = {"version": str(version), "finishing_card": finish, "winner": str(winner)}
+        data.update({f"hand-{i}": cards for i, cards in hands.items()})
+        preview = client.post(f"/series/{series_id}/round/preview", headers={"HX-Request": "true"}, data=data)
+        assert preview.status_code == 200
+        shown = {name.strip(): int(total.replace("−", "-"))
+                 for name, total in PREVIEW_TOTAL.findall(preview.get_data(as_text=True))}
+        assert set(shown) == set(PLAYERS)
+        assert post_round(client, series_id, version, winner, finish, hands).status_code == 303
+        assert totals(app, series_id) == shown, f"round {version} of {ruleset}"
