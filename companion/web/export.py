@@ -27,7 +27,7 @@ from .conditional import conditional
 from .errors import answer
 from .links import public_url, qr_svg
 from .pages import load_or_404
-from .series_view import event_text, round_summary, series_view
+from .series_view import event_text, history_view, series_view
 from .tables import series_rules_lines
 
 bp = Blueprint("export", __name__)
@@ -54,16 +54,7 @@ def css_string(text: str) -> Markup:
 
 def corrections(series: Series) -> list[dict[str, Any]]:
     """Every round changed or removed after it was entered, oldest first, for the appendix."""
-    rows = []
-    for h in round_history(get_db(), series.id):
-        if h["action"] == "add":
-            continue
-        text = {"edit": gettext("Round %(n)s changed", n=h["n"]),
-                "restore": gettext("Round %(n)s brought back", n=h["n"])}.get(
-            h["action"], gettext("Round %(n)s removed", n=h["n"]))
-        rows.append({"text": text, "at": h["at"], "before": round_summary(h["before"]) if h["before"] else "—",
-                     "after": round_summary(h["after"]) if h["after"] else None})
-    return rows
+    return list(reversed(history_view(round_history(get_db(), series.id))))
 
 
 def sheet_context(series: Series) -> dict[str, Any]:
