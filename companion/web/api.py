@@ -21,7 +21,7 @@ from ..core.scoring import max_hand, score_hand
 from ..i18n import gettext, in_both_languages
 from ..storage import get_db, round_history
 from . import idempotency
-from .api_request import authorize, if_match_version, json_body, json_object, load_series
+from .api_request import authorize, created, if_match_version, json_body, json_object, load_series
 from .conditional import conditional
 from .errors import ApiError
 from .rules_text import option_spec_json
@@ -178,10 +178,7 @@ def create_series() -> Any:
     body["edit_token"] = token
     if series.row.starter_drawn:
         body["message"] = gettext("The first starter was drawn by lot: %(name)s.", name=series.setup.starter)
-    response = jsonify(body)
-    response.status_code = 201
-    response.headers["Location"] = f"/api/v1/series/{series.id}"
-    return response
+    return created(body, f"/api/v1/series/{series.id}")
 
 
 @bp.get("/series/<series_id>")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Response, jsonify, request
 
 from .. import series_service
-from ..core.errors import N_
+from ..core.errors import N_, Msg
 from ..storage import get_db
 from .errors import ApiError
 
@@ -40,19 +40,32 @@ def load_series(series_id: str) -> series_service.Series:
     return series
 
 
-def authorize(series: series_service.Series) -> None:
+def bearer_token(missing: Msg) -> str:
+    """The token of `Authorization: Bearer <edit_token>`; `missing` says what a request without it needs."""
     header = request.headers.get("Authorization", "")
     if not header:
-        raise ApiError(
-            401,
-            "unauthorized",
-            N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”."),
-        )
+        raise ApiError(401, "unauthorized", missing)
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
-    if not series.row.token_matches(token.strip()):
+    return token.strip()
+
+
+def authorize(series: series_service.Series) -> None:
+    token = bearer_token(
+        N_("Changing a series needs its edit token: send the header “Authorization: Bearer <edit_token>”.")
+    )
+    if not series.row.token_matches(token):
         raise ApiError(403, "forbidden", N_("This edit token does not belong to this series."))
+
+
+def created(body: Any, location: str | None = None) -> Response:
+    """201 with the JSON body (and where the new thing lives)."""
+    response = jsonify(body)
+    response.status_code = 201
+    if location:
+        response.headers["Location"] = location
+    return response
 
 
 def if_match_version() -> int | None:

@@ -18,7 +18,7 @@ from .. import record
 from ..core.errors import N_, FormatError, RuleError
 from ..i18n import translate_error
 from ..storage import get_db
-from .api_request import load_series
+from .api_request import created, load_series
 from .errors import ApiError
 from .links import public_url
 from .pages import page, see_other
@@ -71,10 +71,7 @@ def import_series() -> Any:
     series, token = record.import_document(get_db(), data)
     body = series_json(series)
     body["edit_token"] = token
-    response = jsonify(body)
-    response.status_code = 201
-    response.headers["Location"] = f"/api/v1/series/{series.id}"
-    return response
+    return created(body, f"/api/v1/series/{series.id}")
 
 
 # -- the import page ------------------------------------------------------------------

@@ -20,7 +20,7 @@ from ..core.stats import PlayerStats, ranked
 from ..i18n import gettext, translate_error
 from ..series_service import Series
 from ..storage import get_db
-from .api_request import json_object
+from .api_request import bearer_token, created, json_object
 from .cards import card_or_none, card_text
 from .conditional import conditional
 from .edit_rights import can_edit
@@ -43,19 +43,10 @@ def load_table(table_id: str) -> tables.Table:
 
 
 def authorize_table(table: tables.Table) -> None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
-        raise ApiError(
-            401,
-            "unauthorized",
-            N_(
-                "Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”."
-            ),
-        )
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "unauthorized", N_("Write the header as “Authorization: Bearer <edit_token>”."))
-    if not table.token_matches(token.strip()):
+    token = bearer_token(
+        N_("Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”.")
+    )
+    if not table.token_matches(token):
         raise ApiError(403, "forbidden", N_("This edit token belongs to no series of this table."))
 
 
@@ -94,10 +85,7 @@ def import_table() -> Any:
     table_id, stored = record.import_table(get_db(), read_upload_json())
     body = {"table": load_table(table_id).to_json(),
             "series": [{"id": series.id, "edit_token": token} for series, token in stored]}
-    response = jsonify(body)
-    response.status_code = 201
-    response.headers["Location"] = f"/api/v1/tables/{table_id}"
-    return response
+    return created(body, f"/api/v1/tables/{table_id}")
 
 
 @bp.get("/api/v1/tables/<table_id>/merges")
@@ -112,9 +100,7 @@ def add_merge(table_id: str) -> Any:
     authorize_table(table)
     data = json_object()
     merged = tables.merge(get_db(), table, data.get("from"), data.get("into"))
-    response = jsonify({"merge": merged.to_json(), "table": load_table(table_id).to_json()})
-    response.status_code = 201
-    return response
+    return created({"merge": merged.to_json(), "table": load_table(table_id).to_json()})
 
 
 @bp.delete("/api/v1/tables/<table_id>/merges/<int:merge_id>")
