@@ -1,13 +1,19 @@
 """FAQ search quality and speed: our search against a plain FTS5 baseline.
 
-    python benchmarks/faq_search_bench.py          # the figures: v2 held-out half (+ v1 sets, latency)
-    python benchmarks/faq_search_bench.py --tune   # while tuning: the v2 tuning half only, with its misses
+    python benchmarks/faq_search_bench.py            # the tuning material per set and pooled, latency
+    python benchmarks/faq_search_bench.py --tune     # ... and per kind, with every miss listed (ours)
+    python benchmarks/faq_search_bench.py --sweep    # ... and the "no answer" threshold swept
+    python benchmarks/faq_search_bench.py --report   # ... and the held-out set v3_heldout: the figures to report
+    python benchmarks/faq_search_bench.py --v2       # the figures as reported before v3 (v2 held-out half first)
 
-Eval sets (benchmarks/faq_eval/README.md): v2 `v2_tune.toml` (for tuning) and
-`v2_heldout.toml` (reported as a summary only, never per question); the older v1
-sets `dev`, `dev2`, `holdout` as regression checks. `[[q]]` tables with `text`,
-`lang`, `kind` and `expect` (the slugs that count as a right answer; empty: the
-question must get "no answer").
+Eval sets (benchmarks/faq_eval/README.md), by role:
+- tuning material: v1 `dev`, `dev2`, `holdout`, both halves of v2 and `v3_tune`
+  (all looked at question by question while tuning);
+- report: `v3_heldout`, written blind by another engineer and never tuned on. It is
+  printed as summary lines only (`--report`), never per question, and never read by
+  the tests.
+`[[q]]` tables with `text`, `lang`, `kind` and `expect` (the slugs that count as a
+right answer; empty: the question must get "no answer").
 
 Figures per set, for on-topic questions (non-empty `expect`):
 - top-1 / top-3: a right entry first / among the first three ANSWERS (a "no answer"
@@ -34,7 +40,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,9 +120,63 @@ def evaluate(engine: Engine, questions: list[dict[str, object]], misses: list[st
     return fig
 
 
+TUNING = (*V1, "v2_tune", "v2_heldout", "v3_tune")  # tuned on: misses may be listed
+REPORT = "v3_heldout"  # never tuned on: a summary only, never a question of it printed
+V2_REPORT = ("v2_heldout", "v2_tune", *V1)  # the figures reported before v3 (issue 12, first round)
+
+
+def available(names: Sequence[str]) -> list[str]:
+    return [n for n in names if (EVAL / f"{n}.toml").exists()]
+
+
+def pooled(engine: Engine, names: Sequence[str], misses: list[str] | None = None) -> Figures:
+    total = Figures()
+    for name in names:
+        fig = evaluate(engine, load_questions(name), misses)
+        for f in fields(Figures):
+            setattr(total, f.name, getattr(total, f.name) + getattr(fig, f.name))
+    return total
+
+
+def by_kind(engine: Engine, names: Sequence[str]) -> dict[str, Figures]:
+    """The tuning material per kind of question (v1 sets have no kind: `v1`)."""
+    groups: dict[str, list[dict[str, object]]] = {}
+    for name in names:
+        for q in load_questions(name):
+            groups.setdefault(str(q.get("kind", "v1")), []).append(q)
+    return {kind: evaluate(engine, qs) for kind, qs in sorted(groups.items())}
+
+
+def sweep(ours: faq_search.FaqSearch, names: Sequence[str]) -> None:
+    """Both kinds of "no answer" mistake on the tuning material for a range of MIN_KNOWN values."""
+    ix = faq_search.index
+    saved = ix.MIN_KNOWN
+    questions = [q for name in names for q in load_questions(name)]
+    print(f"'no answer' threshold on the tuning material ({len(questions)} questions):")
+    print(f"{'MIN_KNOWN':>10}{'on-topic refused':>18}{'off-topic answered':>20}{'top-1':>8}")
+    try:
+        for step in range(36, 66, 2):
+            ix.MIN_KNOWN = step / 100
+            fig = evaluate(lambda q: [r.slug for r in ours.answer(q, limit=10).results], questions)
+            print(f"{ix.MIN_KNOWN:>10.2f}{fig.wrongly_none:>12} of {fig.on_topic:<4}"
+                  f"{fig.off_topic - fig.off_none:>13} of {fig.off_topic:<4}{fig.top1 / fig.on_topic:>8.1%}")
+    finally:
+        ix.MIN_KNOWN = saved
+
+
+HEADER = f"{'engine':<12}{'set':<16}{'on':>4}{'top-1':>8}{'top-3':>8}{'no-ans!':>10}{'off':>5}{'no-ans':>10}"
+LEGEND = ("  on: on-topic questions; no-ans!: on-topic wrongly 'no answer'; off: off-topic; "
+          "no-ans: off-topic 'no answer'")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tune", action="store_true", help="the v2 tuning half only, listing its misses")
+    parser.add_argument("--tune", action="store_true",
+                        help="the tuning material per set, per kind, and its misses (ours)")
+    parser.add_argument("--sweep", action="store_true", help="the 'no answer' threshold on the tuning material")
+    parser.add_argument("--report", action="store_true",
+                        help=f"also the held-out set {REPORT} (summary lines only): the figures to report")
+    parser.add_argument("--v2", action="store_true", help="the figures as reported before v3 (v2 held-out first)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -129,26 +189,46 @@ def main(argv: Sequence[str] | None = None) -> None:
         return [r.slug for r in ours.answer(q, limit=10).results]
 
     engines: dict[str, Engine] = {"ours": ours_answers, "plain FTS5": lambda q: baseline.search(q, limit=10)}
-    sets = ["v2_tune"] if args.tune else ["v2_heldout", "v2_tune", *V1]
+    tuning = available(TUNING)
     print(f"entries: {len(entries)}; index built in {build_ms:.0f} ms (load + analyse + FTS5 + dictionaries)")
     ix = faq_search.index
     print(
         f"'no answer' below: known share {ix.MIN_KNOWN}, best entry's coverage {ix.MIN_COVERAGE}, "
         f"score {ix.MIN_SCORE} (unknown token weight {ix.UNKNOWN_WEIGHT}, answer-only tokens {ix.BODY_ONLY})"
     )
-    print(f"{'engine':<12}{'set':<12}{'on':>4}{'top-1':>8}{'top-3':>8}{'no-ans!':>10}{'off':>5}{'no-ans':>10}")
-    misses: list[str] = []
-    for name, engine in engines.items():
-        for set_name in sets:
-            fig = evaluate(engine, load_questions(set_name), misses if args.tune and name == "ours" else None)
-            print(f"{name:<12}{set_name:<12}{fig.row()}")
-    print(
-        "  on: on-topic questions; no-ans!: on-topic wrongly 'no answer'; off: off-topic; no-ans: off-topic 'no answer'"
-    )
+    print(HEADER)
+    if args.v2:
+        for name, engine in engines.items():
+            for set_name in available(V2_REPORT):
+                print(f"{name:<12}{set_name:<16}{evaluate(engine, load_questions(set_name)).row()}")
+    else:
+        for name, engine in engines.items():
+            for set_name in tuning:
+                print(f"{name:<12}{set_name:<16}{evaluate(engine, load_questions(set_name)).row()}")
+            print(f"{name:<12}{'tuning, all':<16}{pooled(engine, tuning).row()}")
+    if args.report:
+        if not (EVAL / f"{REPORT}.toml").exists():
+            print(f"(no {REPORT}.toml yet)")
+        else:
+            for name, engine in engines.items():
+                # Summary only: no misses are collected for the held-out set.
+                print(f"{name:<12}{REPORT + ' (held out)':<16}{evaluate(engine, load_questions(REPORT)).row()}")
+    print(LEGEND)
     if args.tune:
-        print("misses on the tuning half (ours):")
+        print("tuning material by kind (ours):")
+        for kind, fig in by_kind(ours_answers, tuning).items():
+            print(f"{'ours':<12}{kind:<16}{fig.row()}")
+        misses: list[str] = []
+        for set_name in tuning:
+            set_misses: list[str] = []
+            evaluate(ours_answers, load_questions(set_name), set_misses)
+            misses.extend(f"{set_name:<11}{m}" for m in set_misses)
+        print("misses on the tuning material (ours):")
         print("\n".join(misses) or "  none")
-    texts = [str(q["text"]) for s in sets for q in load_questions(s)]
+    if args.sweep:
+        sweep(ours, tuning)
+    latency_sets = [*tuning, *([REPORT] if args.report and (EVAL / f"{REPORT}.toml").exists() else [])]
+    texts = [str(q["text"]) for s in latency_sets for q in load_questions(s)]
     for text in texts:  # warm-up: caches of a long-running server
         ours.answer(text)
     times = []

@@ -206,3 +206,23 @@ def test_citation_file_names_only_entries_and_known_rows() -> None:
     cited = faq.citations()
     assert set(cited) <= slugs
     assert len(cited) >= 30
+
+
+# The entries whose verdict no row of the rule card states (data/faq_citations.toml says why):
+# they cite the rule card as a whole. Any other entry must cite a row.
+WHOLE_CARD = {"deadlock", "last-card-call", "official-rules", "other-rule-sets", "pharaoh", "same-colour",
+              "uno-and-mau-mau", "who-deals"}
+
+
+def test_every_entry_cites_a_row_unless_no_row_states_its_verdict() -> None:
+    uncited = {e.slug for e in faq.all_entries() if not e.cites}
+    assert uncited == WHOLE_CARD
+
+
+@pytest.mark.parametrize(("slug", "row"), [
+    ("draw-pile-empty", "draw-pile-empty"), ("first-card-special", "first-card"), ("redeal", "who-starts"),
+    ("several-cards-at-once", "several-cards-at-once"), ("who-starts", "who-starts"),
+])
+def test_rules_of_the_table_cite_their_row(client: FlaskClient, slug: str, row: str) -> None:
+    page = client.get(f"/faq/{slug}?lang=en&ruleset=classic").get_data(as_text=True)
+    assert f'href="/rules/classic#rule-{row}"' in page
