@@ -43,8 +43,10 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
 
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "&lt;i&gt;Аня&lt;/i&gt;" in html and "<i>Аня</i>" not in html
-    assert "Д<span class=\"red\">♥</span>" in html  # the queen of hearts, with a red suit
-    assert "40" in html and "Серия продолжается" in html
+    # one text per square: the total, then the round's points and the card left in hand (no box per part)
+    assert "<td>40\n+40 · Д♥</td>" in html and "<td>0\n0 · →9♥</td>" in html
+    assert "<span" not in html.split('<table class="rounds">')[1]  # nothing nested in the rounds table
+    assert "Серия продолжается" in html
 
 
 def csv_rows(client: FlaskClient, series_id: str, lang: str) -> tuple[str, list[list[str]]]:
@@ -233,6 +235,35 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     for page in document.pages:  # the table's header row ("Events" is only there) on every page
         assert page.width > page.height
         assert "Events" in _texts(page._page_box)
+
+
+def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: FlaskClient,
+                                                                        series: dict[str, Any]) -> None:
+    import subprocess
+
+    play(client, series)
+    for lang, typed, events in (("ru", "числом", "События"), ("en", "typed in", "Events")):
+        response = client.get(f"/series/{series['id']}/scoresheet.pdf", headers={"Accept-Language": lang})
+        text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True,
+                              check=True).stdout.decode()
+        header = next(" ".join(line.split()) for line in text.splitlines() if events in line)
+        assert header == f"# Аня Борис Вера {events}"
+        # round 1: Аня went out on Q♥ (−40); Борис kept 10♣ J♦ K♠ A♥ (+27), Вера only the Q♠ (+20)
+        ranks = {"ru": "ДВКТ", "en": "QJKA"}[lang]
+        assert f"−40 · →{ranks[0]}♥" in text and f"+20 · {ranks[0]}♠" in text
+        assert f"+27 · 10♣ {ranks[1]}♦ {ranks[2]}♠ {ranks[3]}♥" in text
+        assert f"+30 · {typed}" in text and f"+90 · {typed}" in text and "0 · →8♦" in text  # round 3
+
+
+def test_a_square_is_one_text_the_total_then_the_points_and_the_cards() -> None:
+    from companion.web.export import square
+    from companion.web.series_view import Cell
+
+    assert square(Cell(change=2, total=-18, typed=False, winner=False, cards="2♣ 10♦"), "Д♣") == "−18\n+2 · 2♣ 10♦"
+    assert square(Cell(change=-20, total=-20, typed=False, winner=True, cards=""), "Д♣") == "−20\n−20 · →Д♣"
+    assert square(Cell(change=30, total=45, typed=True, winner=False, cards=""), "8♦") == "45\n+30 · typed in"
+    assert square(Cell(change=0, total=12, typed=False, winner=False, cards=""), "8♦") == "12\n0"
+    assert square(Cell(change=None, total=120, typed=False, winner=False, cards=""), "8♦") == "120"
 
 
 def test_two_players_the_other_one_wins() -> None:

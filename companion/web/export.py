@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import pdf
 from ..core.stats import final_standings
@@ -26,8 +26,9 @@ from ..storage import get_db, round_history
 from .conditional import conditional
 from .errors import answer
 from .links import public_url, qr_svg
+from .numbers import minus, signed
 from .pages import load_or_404
-from .series_view import event_text, history_view, series_view
+from .series_view import Cell, SeriesView, event_text, history_view, series_view
 from .tables import series_rules_lines
 
 bp = Blueprint("export", __name__)
@@ -37,11 +38,33 @@ bp.record_once(lambda state: pdf.init_app(state.app))
 PORTRAIT_MAX_PLAYERS = 5
 
 
-def suited(text: str) -> Markup:
-    """Card text with red suits in red (the PDF font has the suit signs)."""
-    return Markup("").join(
-        Markup('<span class="red">{}</span>').format(char) if char in "♥♦" else escape(char) for char in text
-    )
+def square(cell: Cell, finish: str) -> str:
+    """One player's square of a round in the PDF: the total, then the round's points and what made them.
+
+    One text of two lines ("−18\n+2 · 2♣ 3♦"; the winner's "−20\n−20 · →Д♣"), so WeasyPrint lays out
+    one text run, not a box per part (see docs/benchmarks.md, PDF scoresheet).
+    """
+    total = minus(cell.total)
+    if cell.change is None:  # not in play this round
+        return total
+    change = signed(cell.change) if cell.change else "0"
+    if cell.winner:
+        what = f"→{finish}"
+    elif cell.cards:
+        what = cell.cards
+    elif cell.typed:
+        what = gettext("typed in")
+    else:
+        what = ""
+    return f"{total}\n{change} · {what}" if what else f"{total}\n{change}"
+
+
+def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
+    """The rounds table of the PDF: per round its number, one text per player square, the events in lines."""
+    return [
+        {"n": r.n, "redeal": r.redeal, "cells": [square(c, r.finish) for c in r.cells], "events": "\n".join(r.events)}
+        for r in view.rounds
+    ]
 
 
 def css_string(text: str) -> Markup:
@@ -76,7 +99,9 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "created": created.strftime("%d.%m.%Y"),
         "view_url": view_url,
         "qr": qr_svg(view_url),
-        "suited": suited,
+        "rows": sheet_rows(view),
+        "chart_font": "Sheet Sans",
+        "colours": {p.name: p.colour for p in view.players},
         "footer": css_string(footer),
         "page_label": css_string(gettext("Page")),
     }
