@@ -68,6 +68,47 @@ def test_typos_near_a_real_word_are_corrected_real_words_are_not() -> None:
     assert not read.changed  # real Russian words, not typos
 
 
+def test_english_typos_real_words_included_are_read_as_meant() -> None:
+    engine = faq_search.search_engine()
+    # not words at all, even three letters long, and two letters swapped
+    assert engine.read("teh seven")[0].text == "the seven"
+    assert engine.read("hwo mnay cards")[0].text == "how many cards"
+    # a real word one edit from a far more common one the index knows
+    assert engine.read("dose a ten reverse")[0].text == "does a ten reverse"
+    # ...but a real word with no such neighbour stays
+    assert not engine.read("best pizza near me")[0].changed
+
+
+def test_dictation_filler_carries_no_meaning() -> None:
+    analyse = faq_search.analyse
+    assert analyse("слушай короче а вот если положить семёрку") == analyse("положить семёрку")
+    assert analyse("короче говоря в общем семёрка") == analyse("семёрка")  # «говоря» is not "announce" here
+    assert analyse("so like you know i mean the seven") == analyse("the seven")
+    # every form of a stop word is one: «всем», «могут»
+    assert analyse("всем можно") == analyse("могут ли") == []
+
+
+def test_how_many_is_one_concept_in_both_languages() -> None:
+    analyse = faq_search.analyse
+    assert analyse("сколько карт") == analyse("how many cards") == analyse("скока карт")
+    assert analyse("сколько") == analyse("how much")
+
+
+def test_numbers_in_words_and_a_number_of_players() -> None:
+    analyse = faq_search.analyse
+    assert analyse("сорок") == analyse("40") and analyse("twenty") == analyse("20")
+    assert analyse("сто один") == analyse("101") == analyse("hundred and one")
+    # a number before a player word counts players; it is no card
+    assert analyse("6 people") == analyse("шесть человек") == analyse("six players")
+    assert not set(analyse("шесть человек")) & set(faq_search.RANK_TOKENS)
+    assert analyse("шестеро") == analyse("шесть игроков")
+
+
+def test_an_entry_about_another_number_of_players_gives_way() -> None:
+    slugs = [r.slug for r in faq_search.answer("семь человек могут играть").results]
+    assert slugs[0] == "number-of-players"
+
+
 # -- answers, "no answer" and maybe ---------------------------------------------------
 
 

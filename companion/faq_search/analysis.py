@@ -31,7 +31,7 @@ from typing import Any
 
 from ..core import cards
 from ..faq import DATA, LANGS
-from .morphology import stem
+from .morphology import is_dictionary_word, lemma, stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -128,7 +128,7 @@ class _Atom:
 class Vocabulary:
     """Synonyms, card words and stop words (data/search_synonyms.toml), ready for lookup."""
 
-    stopwords: frozenset[str]
+    stopwords: frozenset[str]       # single words (a phrase of the list is in `phrases`, mapping to nothing)
     ranks: Mapping[str, str]        # stem or surface → rank id
     suits: Mapping[str, str]        # stem or surface → suit id
     joiners: frozenset[str]         # words allowed between a rank and its suit ("of")
@@ -139,10 +139,21 @@ class Vocabulary:
     expand: Mapping[str, str]       # folded word → the folded phrase it stands for
     onto: frozenset[str] = frozenset()    # "на", "on": a card played onto another card
     counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
+    stop_lemmas: frozenset[str] = frozenset()  # dictionary forms of the Russian stop words: every form is one
+
+    def group_of(self, word: str) -> str | None:
+        """The synonym group a single word belongs to ("people" → "zzplayer"), if any."""
+        found = self.surface.get(word) or self.phrases.get((stem(word),)) if word else None
+        return found[0] if found else None
+
+    def is_stopword(self, word: str) -> bool:
+        """A word that carries no meaning for the search, in any of its forms («всем», «могут»)."""
+        return word in self.stopwords or bool(self.stop_lemmas) and lemma(word) in self.stop_lemmas
 
     @classmethod
     def from_toml(cls, data: Mapping[str, Any]) -> Vocabulary:
-        stop = {fold(w) for lang in LANGS for w in data.get("stopwords", {}).get(lang, [])}
+        listed = {fold(w) for lang in LANGS for w in data.get("stopwords", {}).get(lang, [])}
+        stop = {w for w in listed if " " not in w}
         ranks: dict[str, str] = {}
         suits: dict[str, str] = {}
         words: set[str] = set(stop)
@@ -174,6 +185,10 @@ class Vocabulary:
         # words as written in the file map to their group.
         for key in ambiguous:
             del phrases[key]
+        # Filler phrases of dictation («короче говоря», "to be honest") stand for nothing.
+        for name in sorted(listed - stop):
+            parts = list(re.findall(r"\w+", name))
+            phrases.setdefault(tuple(stem(w) for w in parts), ())
         expand = {fold(k): fold(v) for k, v in data.get("expand", {}).items()}
         words.update(expand)
         return cls(
@@ -184,6 +199,7 @@ class Vocabulary:
             expand=MappingProxyType(expand),
             onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
             counts=frozenset(_count_words()),
+            stop_lemmas=frozenset(lemma(w) for w in stop if _CYRILLIC.search(w) and is_dictionary_word(w)),
         )
 
     def rank_of(self, word: str) -> str | None:
@@ -266,10 +282,17 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 
 
 # Concept tokens for relations between card phrases.
+PLAYER = "zzplayer"  # the group of "игрок", "people": a number before it counts players, not cards
 PAIR = "zzpair"  # the group of "пара", "together", "at once": several cards played together
 SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
 ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
 ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
+
+
+def _is_number(word: str) -> bool:
+    """A number in digits or words ("6", "шесть", "five"), not a card's name («шестёрка»)."""
+    found = cards.card_word(word) if word and not word.isdigit() else None
+    return word.isdigit() or bool(found and found.numeral)
 
 
 def number_token(n: str) -> str:
@@ -287,6 +310,9 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     out: list[_Atom] = []
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
+        if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
+            out.append(_Atom(concept=number_token(a.rank)))  # "6 people", "пять игроков": a number of players
+            continue
         if a.rank and not a.suit and a.source in vocab.counts:
             if nxt and nxt.rank and nxt.rank != a.rank and nxt.source not in vocab.counts:
                 out.append(_Atom(concept=SAME_RANK))  # "две семёрки": two sevens, not a two and a seven
@@ -297,7 +323,7 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if not (a.rank or a.suit) or not nxt or nxt.word not in vocab.onto:
             continue
         j = i + 2
-        while j < len(atoms) and atoms[j].word in vocab.stopwords:  # "on a ten", "on the queen"
+        while j < len(atoms) and vocab.is_stopword(atoms[j].word):  # "on a ten", "on the queen"
             j += 1
         b = atoms[j] if j < len(atoms) else None
         if b is None or not (b.rank or b.suit):
@@ -329,7 +355,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
         while i < len(words):
             for size in range(min(vocab.max_phrase, len(words) - i), 1, -1):
                 found = vocab.phrases.get(tuple(stems[i:i + size]))
-                if found:
+                if found is not None:
                     tokens.extend(found)
                     i += size
                     break
@@ -337,7 +363,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                 w = words[i]
                 if w in vocab.surface:
                     tokens.extend(vocab.surface[w])
-                elif keep_stopwords or w not in vocab.stopwords:
+                elif keep_stopwords or not vocab.is_stopword(w):
                     tokens.extend(vocab.phrases.get((stems[i],), (stems[i],)))
                 i += 1
         words.clear()

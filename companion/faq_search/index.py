@@ -46,6 +46,7 @@ from .analysis import (
     analyse,
     detect_language,
     fold,
+    number_token,
     vocabulary,
 )
 from .spelling import QueryReader, ReadQuery, SpellIndex
@@ -60,7 +61,9 @@ TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
 OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
 SUBJECT = 1.0         # score factor for entries about the one rank the query is about (tuned: coverage does it better)
-OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name
+OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
+                      # or about another number than the query's (two players when it asks about six)
+NUMBER_PREFIX = number_token("")
 COVERAGE_POWER = 0.5  # score × (share of the query's known weight the entry contains) ** this
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
@@ -168,6 +171,12 @@ class FaqSearch:
             slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
             for slug, e in self.entries.items()
         }
+        # The numbers its questions name ("Вдвоём играть можно?": two players).
+        self.subject_numbers = {
+            slug: frozenset(t for t in analyse(f"{e.ru.question}\n{e.en.question}", self.vocab)
+                            if t.startswith(NUMBER_PREFIX))
+            for slug, e in self.entries.items()
+        }
         # ...and the suits of the cards its questions name (K♠: the entry is about that one king).
         self.subject_suits = {
             slug: {t[-1] for t in analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) if t in CARD_TOKENS}
@@ -194,7 +203,9 @@ class FaqSearch:
 
     def weights(self, tokens: Sequence[str]) -> tuple[float, float]:
         """The query's total weight and the part of it the index knows."""
-        query = set(tokens)
+        # A concept token of our own vocabulary no entry has ("6 people" → a number 6) is neither
+        # known nor unknown: it says the question is about the game, not how well the FAQ knows it.
+        query = {t for t in tokens if t in self.idf or not t.startswith("zz")}
         total = sum(self.idf.get(t, self.unknown_idf) for t in query)
         known = sum(
             self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
@@ -225,8 +236,9 @@ class FaqSearch:
             rows = self.db.execute(sql, {"match": match}).fetchall()
         subject = subject_rank(matched)
         suits = {t[-1] for t in matched if t in CARD_TOKENS}
-        total = sum(self.idf.get(t, self.unknown_idf) for t in query)
+        total = sum(self.idf.get(t, self.unknown_idf) for t in query if t in self.idf or not t.startswith("zz"))
         known = sum(self.idf[t] for t in matched)
+        numbers = {t for t in query if t.startswith(NUMBER_PREFIX)}
         results = []
         for slug, score in rows:
             entry = self.entries[slug]
@@ -237,6 +249,8 @@ class FaqSearch:
                     score *= SUBJECT  # about the query's rank
                 else:
                     score *= OTHER_CARD  # about one card of it (K♠) the query does not name ("a king")
+            if numbers and self.subject_numbers[slug] and not numbers & self.subject_numbers[slug]:
+                score *= OTHER_CARD  # about another number ("Вдвоём играть можно?" for "can six play")
             mine = self.entry_tokens[slug]
             covered = sum(self.idf[t] for t in matched if t in mine)
             score *= (covered / known) ** COVERAGE_POWER

@@ -68,6 +68,15 @@ def is_english_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=100_000)
+def english_frequency(word: str) -> int:
+    """How common `word` (folded, Latin letters) is in the English word list (0: not in it)."""
+    if not word.isascii() or not word.isalpha():
+        return 0
+    with _lock:
+        return int(english_words().word_frequency[word])
+
+
+@lru_cache(maxsize=100_000)
 def lemma(word: str) -> str:
     """The dictionary form of a known Russian word (its most probable reading), folded; else `word`."""
     if not is_dictionary_word(word):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..core import cards
 from .distance import edit_distance, trigrams
-from .morphology import is_dictionary_word, is_english_word, script_of
+from .morphology import english_frequency, is_dictionary_word, is_english_word, script_of
 from .translit import TranslitIndex, is_latin_word, render
 
 
@@ -42,15 +42,23 @@ class SpellIndex:
             for g in trigrams(w):
                 self.by_trigram.setdefault(g, []).append(w)
 
-    def correct(self, word: str) -> str | None:
-        if len(word) < 4 or word.isdigit():
+    def correct(self, word: str, min_length: int = 4, limit: int | None = None) -> str | None:
+        """The closest known word (same first letter and script), or None; words shorter than
+        `min_length` are left alone. Up to one edit, two for words over five letters."""
+        if len(word) < min_length or word.isdigit():
             return None
-        limit = 1 if len(word) <= 5 else 2
+        if limit is None:
+            limit = 1 if len(word) <= 5 else 2
         grams = trigrams(word)
         shared: dict[str, int] = {}
         for g in grams:
             for w in self.by_trigram.get(g, ()):
                 shared[w] = shared.get(w, 0) + 1
+        # Two letters swapped share few trigrams with the word meant ("teh" and "the" none): try the swaps.
+        for i in range(len(word) - 1):
+            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            if swapped in self.words:
+                shared[swapped] = max(shared.get(swapped, 0), len(grams))
         script = script_of(word)
         best: tuple[int, int, str] | None = None
         for w, n in shared.items():
@@ -75,6 +83,10 @@ _PIECE = re.compile(
     re.IGNORECASE,
 )
 _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
+# A real English word the index does not know is read as a typo of a known word one edit
+# away when that word is this many times as common in English ("dose" → "does", "wat" →
+# "what", "form" stays "form"): the noisy-channel rule, with the word list's frequencies.
+TYPO_RATIO = 100
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,19 @@ class QueryReader:
             return rendered
         near = self.translit.lookup(word)
         return near.word if near else None
+
+    def _english(self, word: str, real: bool) -> str | None:
+        """A Latin word of an English query as meant: a non-word corrected to the closest known
+        word (three letters are enough: "teh", "hwo"); a real word the index does not know only
+        when a known word one edit away is far more common (`TYPO_RATIO`)."""
+        if not real:
+            return self.spell.correct(word, min_length=3, limit=1 if len(word) <= 5 else 2)
+        if word in self.english:
+            return None
+        found = self.spell.correct(word, min_length=3, limit=1)
+        if found and found != word and english_frequency(found) >= TYPO_RATIO * max(1, english_frequency(word)):
+            return found
+        return None
 
     def read(self, q: str) -> ReadQuery:
         pieces = list(_PIECE.finditer(q))
@@ -150,8 +175,8 @@ class QueryReader:
                     read = russian
                 elif russian_mode and not english:
                     read = render(word)
-                elif not english:
-                    read = self.spell.correct(re.sub(r"['’`]", "", word)) or read
+                else:
+                    read = self._english(re.sub(r"['’`]", "", word), english) or read
             elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
                   and not self.known(read) and not is_dictionary_word(read)):
                 read = self.spell.correct(read) or read
