@@ -32,7 +32,8 @@ HX = {"HX-Request": "true"}
     ("damoj", "дамой"), ("damoi", "дамой"), ("khod", "ход"), ("hod", "ход"), ("chervej", "червей"),
     ("sleduyushchij", "следующий"), ("sledujuschij", "следующий"), ("ja", "я"), ("ya", "я"),
     ("semyorka", "семерка"), ("4to", "что"), ("pikovyj", "пиковый"), ("pikovyi", "пиковый"),
-    ("ofitsialnye", "официальные"), ("oficial'nye", "официальные"),
+    ("ofitsialnye", "официальные"), ("oficial'nye", "официальные"), ("xod", "ход"), ("xoroshij", "хороший"),
+    ("zhdat", "ждать"), ("jdat", "ждать"), ("zaxodit", "заходит"),
 ])
 def test_transliteration_schemes_meet_in_one_skeleton(latin: str, russian: str) -> None:
     assert translit.skeleton(russian) in translit.latin_skeletons(latin)
@@ -45,6 +46,13 @@ def test_transliterated_questions_are_read_as_russian() -> None:
     assert read.shown.startswith("можно ли дамой")
     assert tokens == engine.read("можно ли дамой побить семёрку")[1]
     assert engine.read("skolko ochkov za damu")[1] == engine.read("сколько очков за даму")[1]
+
+
+def test_a_russian_word_in_latin_letters_inside_an_english_query() -> None:
+    engine = faq_search.search_engine()
+    read, tokens = engine.read("max igrokov")
+    assert read.text == "max игроков"
+    assert tokens == engine.read("max игроков")[1]
 
 
 def test_english_stays_english() -> None:
@@ -86,6 +94,12 @@ def test_dictation_filler_carries_no_meaning() -> None:
     assert analyse("so like you know i mean the seven") == analyse("the seven")
     # every form of a stop word is one: «всем», «могут»
     assert analyse("всем можно") == analyse("могут ли") == []
+
+
+def test_what_a_card_does_opens_the_entry_about_that_card() -> None:
+    for q, slug in [("что делает шестёрка", "six"), ("what does a seven do", "seven"), ("что даёт туз", "ace"),
+                    ("what does a queen do", "queen-wild"), ("что делает десятка", "ten")]:
+        assert faq_search.answer(q).results[0].slug == slug, q
 
 
 def test_how_many_is_one_concept_in_both_languages() -> None:

@@ -61,10 +61,12 @@ TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
 OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
 SUBJECT = 1.0         # score factor for entries about the one rank the query is about (tuned: coverage does it better)
+SUBJECT_EFFECT = 1.5  # ...when the query asks what a card does ("что делает шестёрка", "what does a 7 do")
+EFFECT = "zzeffect"   # the group of "делает", "what does", "works"
 OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
                       # or about another number than the query's (two players when it asks about six)
 NUMBER_PREFIX = number_token("")
-COVERAGE_POWER = 0.5  # score × (share of the query's known weight the entry contains) ** this
+COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on the tuning half of the evaluation set
@@ -235,6 +237,7 @@ class FaqSearch:
         with self._lock:
             rows = self.db.execute(sql, {"match": match}).fetchall()
         subject = subject_rank(matched)
+        asks_effect = EFFECT in query
         suits = {t[-1] for t in matched if t in CARD_TOKENS}
         total = sum(self.idf.get(t, self.unknown_idf) for t in query if t in self.idf or not t.startswith("zz"))
         known = sum(self.idf[t] for t in matched)
@@ -246,7 +249,7 @@ class FaqSearch:
                 score *= OFF_RULESET
             if subject and self.subjects[slug] == subject:
                 if self.subject_suits[slug] <= suits:
-                    score *= SUBJECT  # about the query's rank
+                    score *= SUBJECT_EFFECT if asks_effect else SUBJECT  # about the query's rank
                 else:
                     score *= OTHER_CARD  # about one card of it (K♠) the query does not name ("a king")
             if numbers and self.subject_numbers[slug] and not numbers & self.subject_numbers[slug]:

@@ -176,7 +176,12 @@ class QueryReader:
                 elif russian_mode and not english:
                     read = render(word)
                 else:
-                    read = self._english(re.sub(r"['’`]", "", word), english) or read
+                    bare = re.sub(r"['’`]", "", word)
+                    corrected = self._english(bare, english)
+                    if corrected is None and not english and len(bare) >= 4 and self.translit.exact(word):
+                        read = self.translit.exact(word) or read  # a Russian word in an English query ("max igrokov")
+                    else:
+                        read = corrected or read
             elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
                   and not self.known(read) and not is_dictionary_word(read)):
                 read = self.spell.correct(read) or read

@@ -16,6 +16,7 @@ Cyrillic by the most usual scheme (for showing what was searched for).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -55,13 +56,13 @@ def skeleton(word: str) -> str:
     return "".join(_CYR.get(ch, ch) for ch in word)
 
 
-def _convert(word: str, table: list[tuple[str, str]], j: str | None = None) -> str:
+def _convert(word: str, table: list[tuple[str, str]], other: Mapping[str, str] | None = None) -> str:
     out = []
     i = 0
     while i < len(word):
         for latin, target in table:
             if word.startswith(latin, i):
-                out.append(j if latin == "j" and j is not None else target)
+                out.append(other[latin] if other and latin in other else target)
                 i += len(latin)
                 break
         else:
@@ -70,12 +71,18 @@ def _convert(word: str, table: list[tuple[str, str]], j: str | None = None) -> s
     return "".join(out)
 
 
+# Latin letters with a second reading: `j` is «й» or «ж», `x` is «кс» or «х» ("xod" = «ход»).
+_SECOND_READING = {"j": "zh", "x": "h"}
+
+
 def latin_skeletons(word: str) -> tuple[str, ...]:
-    """The skeletons a folded Latin word may stand for (`j` read as «й» and as «ж»)."""
-    first = _convert(word, _LATIN)
-    if "j" not in word:
-        return (first,)
-    return tuple(dict.fromkeys((first, _convert(word, _LATIN, j="zh"))))
+    """The skeletons a folded Latin word may stand for (every mix of the letters' two readings)."""
+    skeletons = [_convert(word, _LATIN)]
+    letters = [ch for ch in _SECOND_READING if ch in word]
+    for n in range(1, len(letters) + 1):
+        for chosen in itertools.combinations(letters, n):
+            skeletons.append(_convert(word, _LATIN, {ch: _SECOND_READING[ch] for ch in chosen}))
+    return tuple(dict.fromkeys(skeletons))
 
 
 def is_latin_word(word: str) -> bool:
