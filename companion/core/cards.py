@@ -236,11 +236,11 @@ _RU_RANKS: dict[Rank, tuple[tuple[str, str], ...]] = {
     Rank.SEVEN: (("семь", "num"), ("семерка", "fem"), ("семерочка", "fem")),
     Rank.EIGHT: (("восемь", "num"), ("восьмерка", "fem"), ("восьмерочка", "fem")),
     Rank.NINE: (("девять", "num"), ("девятка", "fem"), ("девяточка", "fem")),
-    Rank.TEN: (("десять", "num"), ("десятка", "fem"), ("десяточка", "fem")),
+    Rank.TEN: (("десять", "num"), ("десятка", "fem"), ("десяточка", "fem"), ("десятос", "masc")),
     Rank.JACK: (("валет", "masc"), ("вальт", "masc"), ("валетик", "masc")),
-    Rank.QUEEN: (("дама", "fem"), ("дамочка", "fem"), ("королева", "fem")),
+    Rank.QUEEN: (("дама", "fem"), ("дамочка", "fem"), ("дамка", "fem"), ("королева", "fem")),
     Rank.KING: (("король", "masc"), ("королек", "masc")),
-    Rank.ACE: (("туз", "masc"), ("тузик", "masc")),
+    Rank.ACE: (("туз", "masc"), ("тузик", "masc"), ("тузяра", "fem")),
 }
 _RU_SUITS: dict[Suit, tuple[tuple[str, str], ...]] = {
     Suit.SPADES: (

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -140,6 +140,7 @@ class Vocabulary:
     onto: frozenset[str] = frozenset()    # "на", "on": a card played onto another card
     counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
     stop_lemmas: frozenset[str] = frozenset()  # dictionary forms of the Russian stop words: every form is one
+    lemmas: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # dictionary form of a listed word → tokens
 
     def group_of(self, word: str) -> str | None:
         """The synonym group a single word belongs to ("people" → "zzplayer"), if any."""
@@ -185,6 +186,18 @@ class Vocabulary:
         # words as written in the file map to their group.
         for key in ambiguous:
             del phrases[key]
+        # Every form of a listed Russian word maps through its dictionary form («отобьюсь» →
+        # «отбиться»), unless two groups list forms of one word.
+        lemmas: dict[str, tuple[str, ...]] = {}
+        shared: set[str] = set()
+        for word, found in surface.items():
+            if _CYRILLIC.search(word) and is_dictionary_word(word):
+                base = lemma(word)
+                if lemmas.get(base, found) != found:
+                    shared.add(base)
+                lemmas[base] = found
+        for base in shared:
+            del lemmas[base]
         # Filler phrases of dictation («короче говоря», "to be honest") stand for nothing.
         for name in sorted(listed - stop):
             parts = list(re.findall(r"\w+", name))
@@ -194,7 +207,7 @@ class Vocabulary:
         return cls(
             stopwords=frozenset(stop), ranks=MappingProxyType(ranks), suits=MappingProxyType(suits),
             joiners=frozenset(fold(w) for w in data.get("joiners", [])),
-            surface=MappingProxyType(surface), phrases=MappingProxyType(phrases),
+            surface=MappingProxyType(surface), phrases=MappingProxyType(phrases), lemmas=MappingProxyType(lemmas),
             max_phrase=max((len(k) for k in phrases), default=1), words=frozenset(words),
             expand=MappingProxyType(expand),
             onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
@@ -364,7 +377,8 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                 if w in vocab.surface:
                     tokens.extend(vocab.surface[w])
                 elif keep_stopwords or not vocab.is_stopword(w):
-                    tokens.extend(vocab.phrases.get((stems[i],), (stems[i],)))
+                    found = vocab.lemmas.get(lemma(w)) if vocab.lemmas and _CYRILLIC.search(w) else None
+                    tokens.extend(found or vocab.phrases.get((stems[i],), (stems[i],)))
                 i += 1
         words.clear()
 

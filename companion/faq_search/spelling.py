@@ -31,6 +31,9 @@ from .morphology import english_frequency, is_dictionary_word, is_english_word, 
 from .translit import TranslitIndex, is_latin_word, render
 
 
+_VOWELS = frozenset("аеиоуыэюяaeiou")
+
+
 class SpellIndex:
     """Known words by trigram; `correct` finds the closest one to an unknown word."""
 
@@ -63,7 +66,9 @@ class SpellIndex:
         best: tuple[int, int, str] | None = None
         for w, n in shared.items():
             # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
-            if w[0] != word[0] or n < max(1, len(grams) // 4) or script_of(w) != script:
+            # A vowel for a vowel is the exception: unstressed «а»/«о» («атбиться»), "enything".
+            first_ok = w[0] == word[0] or w[0] in _VOWELS and word[0] in _VOWELS
+            if not first_ok or n < max(1, len(grams) // 4) or script_of(w) != script:
                 continue
             d = edit_distance(word, w, limit)
             if d > limit:
