@@ -102,6 +102,41 @@ def test_what_a_card_does_opens_the_entry_about_that_card() -> None:
         assert faq_search.answer(q).results[0].slug == slug, q
 
 
+def test_every_form_of_a_listed_word_maps_through_its_dictionary_form() -> None:
+    analyse = faq_search.analyse
+    assert analyse("отобьюсь") == analyse("отбиться") != analyse("отбой")  # «отб»: one stem, two groups
+    assert analyse("перетасуем") == analyse("тасовать")
+
+
+def test_slang_card_words_come_from_the_core() -> None:
+    from companion.core import cards
+    assert cards.rank_of_word("дамкой") is cards.Rank.QUEEN
+    assert cards.rank_of_word("тузяру") is cards.Rank.ACE
+    assert cards.rank_of_word("десятосом") is cards.Rank.TEN
+    assert faq_search.analyse("дамку на дамку") == faq_search.analyse("даму на даму")
+
+
+def test_a_vowel_for_a_vowel_at_the_start_of_a_typo() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("атбиться дамой")[0].text == "отбиться дамой"
+    assert engine.read("enything")[0].text == "anything"
+
+
+@pytest.mark.parametrize("q", ["правила покера", "in poker does a flush beat a straight", "можно ли играть на деньги",
+                               "как скачать приложение", "сколько длится партия"])
+def test_words_of_other_subjects_mean_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered
+
+
+def test_no_entry_asks_about_another_subject() -> None:
+    """The off-topic words never occur in a question or keyword (they would make it unreachable)."""
+    for entry in faq.all_entries():
+        for lang in faq.LANGS:
+            t = entry.text(lang)
+            tokens = faq_search.analyse("\n".join([t.question, *t.keywords]))
+            assert faq_search.index.OFF_TOPIC not in tokens, entry.slug
+
+
 def test_how_many_is_one_concept_in_both_languages() -> None:
     analyse = faq_search.analyse
     assert analyse("сколько карт") == analyse("how many cards") == analyse("скока карт")

@@ -67,6 +67,8 @@ OTHER_CARD = 0.7      # score factor for entries about one card of that rank the
                       # or about another number than the query's (two players when it asks about six)
 NUMBER_PREFIX = number_token("")
 COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
+OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_synonyms.toml)
+OFF_TOPIC_WEIGHT = 2.0    # ...each weighs this many unknown words
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on the tuning half of the evaluation set
@@ -208,17 +210,19 @@ class FaqSearch:
         # A concept token of our own vocabulary no entry has ("6 people" → a number 6) is neither
         # known nor unknown: it says the question is about the game, not how well the FAQ knows it.
         query = {t for t in tokens if t in self.idf or not t.startswith("zz")}
-        total = sum(self.idf.get(t, self.unknown_idf) for t in query)
+        total = sum(self.idf.get(t, self.unknown_idf) for t in query if t != OFF_TOPIC)
         known = sum(
             self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
             for t in query
-            if t in self.idf
+            if t in self.idf and t != OFF_TOPIC
         )
+        # A word of another subject (another game, the app, money) is unknown, twice over.
+        total += self.unknown_idf * OFF_TOPIC_WEIGHT * tokens.count(OFF_TOPIC)
         return total, known
 
     def rank(self, tokens: Sequence[str], lang: str, ruleset: str | None = None) -> list[Result]:
         """Every entry sharing a token with the query, best first."""
-        query = list(dict.fromkeys(tokens))
+        query = [t for t in dict.fromkeys(tokens) if t != OFF_TOPIC]
         matched = [t for t in query if t in self.tokens]
         if not matched:
             return []

@@ -30,7 +30,6 @@ from .distance import edit_distance, trigrams
 from .morphology import english_frequency, is_dictionary_word, is_english_word, script_of
 from .translit import TranslitIndex, is_latin_word, render
 
-
 _VOWELS = frozenset("аеиоуыэюяaeiou")
 
 
