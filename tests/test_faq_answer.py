@@ -120,6 +120,18 @@ def test_a_vowel_for_a_vowel_at_the_start_of_a_typo() -> None:
     engine = faq_search.search_engine()
     assert engine.read("атбиться дамой")[0].text == "отбиться дамой"
     assert engine.read("enything")[0].text == "anything"
+    assert engine.read("ксть правила")[0].text == "есть правила"  # к is next to е on the keyboard
+
+
+def test_a_word_that_is_only_a_name_is_a_typo_at_the_table() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("пиковый кароль")[0].text == "пиковый король"  # «Кароль» is a name
+    assert not engine.read("погода в питере")[0].changed  # a city, and real words
+
+
+def test_swapped_letters_before_an_apostrophe() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("waht's a seven")[1] == engine.read("what's a seven")[1] == engine.read("waht'd a seven")[1]
 
 
 @pytest.mark.parametrize("q", ["правила покера", "in poker does a flush beat a straight", "можно ли играть на деньги",

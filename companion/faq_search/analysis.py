@@ -190,9 +190,9 @@ class Vocabulary:
         # «отбиться»), unless two groups list forms of one word.
         lemmas: dict[str, tuple[str, ...]] = {}
         shared: set[str] = set()
-        for word, found in surface.items():
-            if _CYRILLIC.search(word) and is_dictionary_word(word):
-                base = lemma(word)
+        for written, found in surface.items():
+            if _CYRILLIC.search(written) and is_dictionary_word(written):
+                base = lemma(written)
                 if lemmas.get(base, found) != found:
                     shared.add(base)
                 lemmas[base] = found

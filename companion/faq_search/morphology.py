@@ -49,6 +49,21 @@ def is_dictionary_word(word: str) -> bool:
         return bool(analyzer().word_is_known(word))
 
 
+_PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}
+
+
+@lru_cache(maxsize=100_000)
+def is_common_word(word: str) -> bool:
+    """A dictionary word with a reading that is not a proper name: «кароль» is only a name, so
+    at a card table it is a typo of «король»; «погода» and «москве» are real words."""
+    if not is_dictionary_word(word):
+        return False
+    with _lock:
+        parses = analyzer().parse(word)
+    return any(not (_PROPER & set(str(p.tag).replace(" ", ",").split(","))) for p in parses) or any(
+        "Geox" in str(p.tag) for p in parses)
+
+
 ENGLISH_MIN_FREQUENCY = 300  # rarer entries of the list are mostly misspellings and names ("harts")
 
 

@@ -27,10 +27,14 @@ from dataclasses import dataclass
 
 from ..core import cards
 from .distance import edit_distance, trigrams
-from .morphology import english_frequency, is_dictionary_word, is_english_word, script_of
+from .morphology import english_frequency, is_common_word, is_dictionary_word, is_english_word, script_of
 from .translit import TranslitIndex, is_latin_word, render
 
 _VOWELS = frozenset("аеиоуыэюяaeiou")
+# Keys next to each other on the Russian (ЙЦУКЕН) and English (QWERTY) keyboards, by row:
+# a first letter hit on a neighbour key («ксть» for «есть») is a typo too.
+_ROWS = ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NEIGHBOURS = {row[i]: row[max(0, i - 1):i] + row[i + 1:i + 2] for row in _ROWS for i in range(len(row))}
 
 
 class SpellIndex:
@@ -57,25 +61,27 @@ class SpellIndex:
             for w in self.by_trigram.get(g, ()):
                 shared[w] = shared.get(w, 0) + 1
         # Two letters swapped share few trigrams with the word meant ("teh" and "the" none): try the swaps.
+        swaps = set()
         for i in range(len(word) - 1):
             swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
-            if swapped in self.words:
+            if swapped in self.words and swapped != word:
+                swaps.add(swapped)
                 shared[swapped] = max(shared.get(swapped, 0), len(grams))
         script = script_of(word)
-        best: tuple[int, int, str] | None = None
+        best: tuple[int, bool, int, str] | None = None
         for w, n in shared.items():
             # Typos rarely hit the first letter; demanding it keeps real words from being "corrected".
             # A vowel for a vowel is the exception: unstressed «а»/«о» («атбиться»), "enything".
-            first_ok = w[0] == word[0] or w[0] in _VOWELS and word[0] in _VOWELS
+            first_ok = w[0] == word[0] or w[0] in _VOWELS and word[0] in _VOWELS or w[0] in _NEIGHBOURS.get(word[0], "")
             if not first_ok or n < max(1, len(grams) // 4) or script_of(w) != script:
                 continue
             d = edit_distance(word, w, limit)
             if d > limit:
                 continue
-            key = (d, -self.frequency.get(w, 0), w)
+            key = (d, w not in swaps, -self.frequency.get(w, 0), w)  # two letters swapped: the likeliest slip
             if best is None or key < best:
                 best = key
-        return best[2] if best else None
+        return best[3] if best else None
 
 
 # A word: Latin letters with apostrophes inside («skol'ko», "don't"), or any other run of
@@ -182,12 +188,16 @@ class QueryReader:
                 else:
                     bare = re.sub(r"['’`]", "", word)
                     corrected = self._english(bare, english)
+                    head, _, tail = re.sub(r"['’`]", "'", word).partition("'")
+                    if tail and corrected is None and len(head) >= 3:  # "waht's": the word before the apostrophe
+                        fixed = self._english(head, is_english_word(head))
+                        corrected = f"{fixed}'{tail}" if fixed else None
                     if corrected is None and not english and len(bare) >= 4 and self.translit.exact(word):
                         read = self.translit.exact(word) or read  # a Russian word in an English query ("max igrokov")
                     else:
                         read = corrected or read
             elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
-                  and not self.known(read) and not is_dictionary_word(read)):
+                  and not self.known(read) and not is_common_word(read)):
                 read = self.spell.correct(read) or read
             if read != cards.fold(raw) and read != re.sub(r"['’`]", "", cards.fold(raw)):
                 changes.append((raw, read))
