@@ -31,7 +31,7 @@ from typing import Any
 
 from ..core import cards
 from ..faq import DATA, LANGS
-from .morphology import is_dictionary_word, lemma, stem
+from .morphology import is_dictionary_word, is_instrumental, lemma, stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -295,11 +295,31 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 
 
 # Concept tokens for relations between card phrases.
+COVER = "zzcover"    # the group of "покрыть", "cover"
+COVER_WITH = "zzcoverwith"  # a card covered with another card («накрыл шестёрку тузом», "cover it with a seven")
 PLAYER = "zzplayer"  # the group of "игрок", "people": a number before it counts players, not cards
 PAIR = "zzpair"  # the group of "пара", "together", "at once": several cards played together
 SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
 ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
 ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
+
+
+def _covers_with(atoms: list[_Atom], vocab: Vocabulary) -> bool:
+    """A covering word and a card named as the one covered with: in the instrumental
+    («накрыл шестёрку тузом») or after "with" ("covered my six with an ace")."""
+    if not any(a.word and vocab.group_of(a.word) == COVER for a in atoms):
+        return False
+    for i, a in enumerate(atoms):
+        if not a.rank:
+            continue
+        if a.source and is_instrumental(a.source):
+            return True
+        j = i - 1
+        while j >= 0 and atoms[j].word and vocab.is_stopword(atoms[j].word) and atoms[j].word != "with":
+            j -= 1
+        if j >= 0 and atoms[j].word == "with":
+            return True
+    return False
 
 
 def _is_number(word: str) -> bool:
@@ -321,6 +341,8 @@ def onto_token(rank: str) -> str:
 def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     """Add relation concepts: a count before a rank, and one card phrase played onto another."""
     out: list[_Atom] = []
+    if _covers_with(atoms, vocab):
+        out.append(_Atom(concept=COVER_WITH))
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:

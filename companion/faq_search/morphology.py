@@ -49,6 +49,16 @@ def is_dictionary_word(word: str) -> bool:
         return bool(analyzer().word_is_known(word))
 
 
+@lru_cache(maxsize=20_000)
+def is_instrumental(word: str) -> bool:
+    """Whether the likeliest reading of a Russian word is in the instrumental case («тузом», «дамой»)."""
+    if not _CYRILLIC.search(word):
+        return False
+    with _lock:
+        parses = analyzer().parse(word)
+    return bool(parses) and "ablt" in parses[0].tag
+
+
 _PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}
 
 

@@ -33,7 +33,7 @@ _CYR = {
 # Latin → skeleton, longest first. `j` is «й» (→ i) or «ж» (→ zh): both are tried.
 _LATIN = [
     ("shch", "sch"), ("sch", "sch"), ("yo", "e"), ("jo", "e"), ("kh", "h"), ("zh", "zh"), ("ch", "ch"),
-    ("sh", "sh"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"),
+    ("sh", "sh"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"), ("ye", "ie"),
     ("a", "a"), ("b", "b"), ("c", "ts"), ("d", "d"), ("e", "e"), ("f", "f"), ("g", "g"), ("h", "h"),
     ("i", "i"), ("j", "i"), ("k", "k"), ("l", "l"), ("m", "m"), ("n", "n"), ("o", "o"), ("p", "p"),
     ("q", "k"), ("r", "r"), ("s", "s"), ("t", "t"), ("u", "u"), ("v", "v"), ("w", "v"), ("x", "ks"),
@@ -71,8 +71,9 @@ def _convert(word: str, table: list[tuple[str, str]], other: Mapping[str, str] |
     return "".join(out)
 
 
-# Latin letters with a second reading: `j` is «й» or «ж», `x` is «кс» or «х» ("xod" = «ход»).
-_SECOND_READING = {"j": "zh", "x": "h"}
+# Latin letters with a second reading: `j` is «й» or «ж», `x` is «кс» or «х» ("xod" = «ход»),
+# `ye` is «ые» or «е» ("novye", "yest'").
+_SECOND_READING = {"j": "zh", "x": "h", "ye": "e"}
 
 
 def latin_skeletons(word: str) -> tuple[str, ...]:
