@@ -161,6 +161,32 @@ def test_covering_a_card_with_another_is_one_concept() -> None:
         assert cover_with not in analyse(q), q
 
 
+def test_spoken_spellings_and_misspelt_counts() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("отбицца дамой")[0].text == "отбиться дамой"
+    assert engine.read("колода кончица")[0].text == "колода кончится"
+    assert engine.read("can i pas it on")[0].text == "can i pass it on"  # 40× as common, one edit away
+    # a misspelt number still counts cards of one rank
+    assert faq_search.analyse("четыри туза") == faq_search.analyse("четыре туза")
+
+
+def test_a_total_over_every_loss_line_means_over() -> None:
+    analyse = faq_search.analyse
+    assert analyse("у меня 115") == analyse("у меня перебор")
+    assert analyse("scored 130") == analyse("scored over 101")
+    assert analyse("100") != analyse("перебор") and analyse("101") != analyse("перебор")
+
+
+def test_on_top_of_is_onto() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.ONTO_SAME in analyse("my queen on top of his queen")
+    assert faq_search.ONTO_SAME in analyse("дама поверх дамы")
+
+
+def test_who_asks_about_a_person_in_both_languages() -> None:
+    assert faq_search.analyse("кто сдаёт") == faq_search.analyse("who deals")
+
+
 def test_how_many_is_one_concept_in_both_languages() -> None:
     analyse = faq_search.analyse
     assert analyse("сколько карт") == analyse("how many cards") == analyse("скока карт")

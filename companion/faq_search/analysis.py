@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core import cards
+from ..core.rules import RULESETS
 from ..faq import DATA, LANGS
 from .morphology import is_dictionary_word, is_instrumental, lemma, stem
 
@@ -187,7 +188,8 @@ class Vocabulary:
         for key in ambiguous:
             del phrases[key]
         # Every form of a listed Russian word maps through its dictionary form («отобьюсь» →
-        # «отбиться»), unless two groups list forms of one word.
+        # «отбиться»). When two groups list forms of one word («сдавать», «сдающий»), the group
+        # that lists the dictionary form itself has it; if neither or both do, nobody has.
         lemmas: dict[str, tuple[str, ...]] = {}
         shared: set[str] = set()
         for written, found in surface.items():
@@ -197,7 +199,11 @@ class Vocabulary:
                     shared.add(base)
                 lemmas[base] = found
         for base in shared:
-            del lemmas[base]
+            owner = surface.get(base)
+            if owner:
+                lemmas[base] = owner
+            else:
+                del lemmas[base]
         # Filler phrases of dictation («короче говоря», "to be honest") stand for nothing.
         for name in sorted(listed - stop):
             parts = list(re.findall(r"\w+", name))
@@ -222,10 +228,18 @@ class Vocabulary:
         return self.suits.get(word) or self.suits.get("~" + stem(word))
 
 
+def _count_stem(word: str) -> str:
+    return stem(word) if word.isalpha() else word
+
+
 def _count_words() -> set[str]:
     """Numbers that can count cards of one rank (there are four of each): 2, 3, 4 in words and digits."""
     counts = {w.form for w in cards.word_forms().values() if w.numeral and w.rank and 2 <= w.rank.face_value <= 4}
     return counts | {"2", "3", "4"}
+
+
+# ...and their stems, for a misspelt count («четыри туза»).
+_COUNT_STEMS = frozenset(_count_stem(w) for w in _count_words() if w.isalpha())
 
 
 @lru_cache(maxsize=1)
@@ -257,7 +271,12 @@ def _atoms(text: str, vocab: Vocabulary) -> Iterator[_Atom]:
                 yield _Atom(rank=_RANK_IDS[rank], suit=_CYR_SUITS[suit], is_card=True)
                 continue
             if word.isdigit():
-                yield _Atom(rank=word, source=word) if word in _RANK_IDS else _Atom(word=word)
+                if word in _RANK_IDS:
+                    yield _Atom(rank=word, source=word)
+                elif word.isascii() and LOSS_LINE < int(word) < 1000:
+                    yield _Atom(concept=OVER)  # "у меня 105", "scored 120": a total over the line
+                else:
+                    yield _Atom(word=word)
                 continue
             rank_id = vocab.rank_of(word)
             suit_id = None if rank_id else vocab.suit_of(word)
@@ -295,6 +314,9 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 
 
 # Concept tokens for relations between card phrases.
+OVER = "zzover"      # the group of "перебор", "over 101": a number above LOSS_LINE says it too
+# A total above every preset's loss line loses whatever the rule set (the core's rule-set data).
+LOSS_LINE = max(rs.defaults.loss_above for rs in RULESETS.values())
 COVER = "zzcover"    # the group of "покрыть", "cover"
 COVER_WITH = "zzcoverwith"  # a card covered with another card («накрыл шестёрку тузом», "cover it with a seven")
 PLAYER = "zzplayer"  # the group of "игрок", "people": a number before it counts players, not cards
@@ -302,6 +324,9 @@ PAIR = "zzpair"  # the group of "пара", "together", "at once": several cards
 SAME_RANK = "zzsame"      # the group of "одинаковые", "of a kind": several cards of one rank
 ONTO_SAME = "zzontosame"  # a card played onto one of its own rank ("дама на даму", "7 on a 7")
 ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черву", "spades on clubs")
+
+
+_ONTO_TOP = {"top", "верх"}  # "on top of": still onto
 
 
 def _covers_with(atoms: list[_Atom], vocab: Vocabulary) -> bool:
@@ -348,7 +373,7 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token(a.rank)))  # "6 people", "пять игроков": a number of players
             continue
-        if a.rank and not a.suit and a.source in vocab.counts:
+        if a.rank and not a.suit and (a.source in vocab.counts or _count_stem(a.source) in _COUNT_STEMS):
             if nxt and nxt.rank and nxt.rank != a.rank and nxt.source not in vocab.counts:
                 out.append(_Atom(concept=SAME_RANK))  # "две семёрки": two sevens, not a two and a seven
             else:
@@ -358,8 +383,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if not (a.rank or a.suit) or not nxt or nxt.word not in vocab.onto:
             continue
         j = i + 2
-        while j < len(atoms) and vocab.is_stopword(atoms[j].word):  # "on a ten", "on the queen"
-            j += 1
+        while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP):
+            j += 1  # "on a ten", "on the queen", "on top of his queen"
         b = atoms[j] if j < len(atoms) else None
         if b is None or not (b.rank or b.suit):
             continue

@@ -94,9 +94,13 @@ _PIECE = re.compile(
 )
 _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
 # A real English word the index does not know is read as a typo of a known word one edit
-# away when that word is this many times as common in English ("dose" → "does", "wat" →
-# "what", "form" stays "form"): the noisy-channel rule, with the word list's frequencies.
-TYPO_RATIO = 100
+# away when that word is this many times as common in English ("dose" → "does", "pas" →
+# "pass", "wat" → "what"; "car" stays "car"): the noisy-channel rule, with the word list's
+# frequencies.
+TYPO_RATIO = 40
+# Russian spelt as spoken: «-цца», «-ца» for «-ться», «-тся».
+_SPOKEN = ((re.compile(r"цц[ао]$"), "ться"), (re.compile(r"цц[ао]$"), "тся"), (re.compile(r"ца$"), "тся"),
+           (re.compile(r"ца$"), "ться"))
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,15 @@ class QueryReader:
             return rendered
         near = self.translit.lookup(word)
         return near.word if near else None
+
+    def _russian_typo(self, word: str) -> str | None:
+        """A Cyrillic word that is neither known nor real, as meant: spoken spellings first
+        («отбицца» → «отбиться», «кончица» → «кончится»), then the closest known word."""
+        for pattern, spoken in _SPOKEN:
+            written = pattern.sub(spoken, word)
+            if written != word and (self.known(written) or is_common_word(written)):
+                return written
+        return self.spell.correct(word)
 
     def _english(self, word: str, real: bool) -> str | None:
         """A Latin word of an English query as meant: a non-word corrected to the closest known
@@ -198,7 +211,7 @@ class QueryReader:
                         read = corrected or read
             elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
                   and not self.known(read) and not is_common_word(read)):
-                read = self.spell.correct(read) or read
+                read = self._russian_typo(read) or read
             if read != cards.fold(raw) and read != re.sub(r"['’`]", "", cards.fold(raw)):
                 changes.append((raw, read))
                 shown.append(read)
