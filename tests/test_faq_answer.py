@@ -187,6 +187,20 @@ def test_who_asks_about_a_person_in_both_languages() -> None:
     assert faq_search.analyse("кто сдаёт") == faq_search.analyse("who deals")
 
 
+def test_limits_each_and_any_suit_in_both_languages() -> None:
+    analyse = faq_search.analyse
+    assert analyse("максимальное число игроков") == analyse("max number of players")
+    assert analyse("по сколько карт каждому") == analyse("how many cards each")
+    assert analyse("на любую масть") == analyse("on any suit")
+
+
+def test_a_suit_named_after_a_word_of_saying_is_called() -> None:
+    call = faq_search.analysis.CALL_SUIT
+    assert call in faq_search.analyse("кладу даму и говорю черви")
+    assert call in faq_search.analyse("I play a queen and say spades")
+    assert call not in faq_search.analyse("say last card")
+
+
 def test_how_many_is_one_concept_in_both_languages() -> None:
     analyse = faq_search.analyse
     assert analyse("сколько карт") == analyse("how many cards") == analyse("скока карт")

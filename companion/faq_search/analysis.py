@@ -317,6 +317,8 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
 OVER = "zzover"      # the group of "перебор", "over 101": a number above LOSS_LINE says it too
 # A total above every preset's loss line loses whatever the rule set (the core's rule-set data).
 LOSS_LINE = max(rs.defaults.loss_above for rs in RULESETS.values())
+ANNOUNCE = "zzannounce"  # the group of "сказать", "say"
+CALL_SUIT = "zzcallsuit"  # the group of "заказать", "call": a suit named after a word of saying is called
 COVER = "zzcover"    # the group of "покрыть", "cover"
 COVER_WITH = "zzcoverwith"  # a card covered with another card («накрыл шестёрку тузом», "cover it with a seven")
 PLAYER = "zzplayer"  # the group of "игрок", "people": a number before it counts players, not cards
@@ -327,6 +329,18 @@ ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черв
 
 
 _ONTO_TOP = {"top", "верх"}  # "on top of": still onto
+
+
+def _calls_a_suit(atoms: list[_Atom], vocab: Vocabulary) -> bool:
+    """A word of saying right before a suit («говорю черви», "call spades") calls that suit."""
+    for i, a in enumerate(atoms):
+        if a.word and vocab.group_of(a.word) in (ANNOUNCE, CALL_SUIT):
+            j = i + 1
+            while j < len(atoms) and atoms[j].word and vocab.is_stopword(atoms[j].word):
+                j += 1
+            if j < len(atoms) and atoms[j].suit and not atoms[j].rank:
+                return True
+    return False
 
 
 def _covers_with(atoms: list[_Atom], vocab: Vocabulary) -> bool:
@@ -368,6 +382,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     out: list[_Atom] = []
     if _covers_with(atoms, vocab):
         out.append(_Atom(concept=COVER_WITH))
+    if _calls_a_suit(atoms, vocab):
+        out.append(_Atom(concept=CALL_SUIT))
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
