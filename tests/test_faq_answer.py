@@ -49,6 +49,12 @@ def test_transliterated_questions_are_read_as_russian() -> None:
     assert engine.read("skolko ochkov za damu")[1] == engine.read("сколько очков за даму")[1]
 
 
+def test_scholarly_primes_are_soft_and_hard_signs() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("skolʹko ochkov")[0].text == "сколько очков"
+    assert engine.read("obʺyavit kartu")[0].text == "объявить карту"
+
+
 def test_a_russian_word_in_latin_letters_inside_an_english_query() -> None:
     engine = faq_search.search_engine()
     read, tokens = engine.read("max igrokov")

@@ -93,6 +93,8 @@ _PIECE = re.compile(
     re.IGNORECASE,
 )
 _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
+# The soft and hard signs of scholarly transliteration (ʹ ʺ) and other primes: an apostrophe.
+_PRIMES = str.maketrans({"ʹ": "'", "ʺ": "'", "ʼ": "'", "′": "'", "″": "'"})
 # A real English word the index does not know is read as a typo of a known word one edit
 # away when that word is this many times as common in English ("dose" → "does", "pas" →
 # "pass", "wat" → "what"; "car" stays "car"): the noisy-channel rule, with the word list's
@@ -161,6 +163,7 @@ class QueryReader:
         return None
 
     def read(self, q: str) -> ReadQuery:
+        q = q.translate(_PRIMES)
         pieces = list(_PIECE.finditer(q))
         latin: dict[int, tuple[str, bool, str | None]] = {}  # piece index → (word, is English, Russian)
         ru_votes = en_votes = 0
