@@ -164,16 +164,14 @@ def figures(client: Any, renderer: Any, static: str, created: dict[str, Any], ro
 
 
 def page_count(app: Any, series_id: str, static: str) -> int:
-    from flask import render_template
-    from weasyprint import HTML
-
-    from companion import series_service
+    from companion import pdf, series_service
     from companion.storage import get_db
     from companion.web import export
 
     with app.test_request_context("/?lang=ru"):
-        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series_id)))
-    return len(HTML(string=html, base_url=Path(static).resolve().as_uri() + "/").render().pages)
+        html = export.sheet_html(series_service.load(get_db(), series_id))
+    with pdf.document(html, static, export.SHEET_CSS) as laid_out:
+        return len(laid_out.pages)
 
 
 if __name__ == "__main__":

@@ -206,7 +206,10 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
     assert "<polyline" in html and "stroke-dasharray" in html  # the page's chart with its loss line
     assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
-    assert "size: A4 portrait" in html and "counter(pages)" in html and "display: table-header-group" in html
+    assert "size: A4 portrait" in html and "counter(pages)" in html
+    from companion import ROOT
+
+    assert "thead { display: table-header-group; }" in (ROOT / "static" / export.SHEET_CSS).read_text()
 
 
 def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_header(client: FlaskClient) -> None:
@@ -217,24 +220,23 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     for _ in range(60):
         assert client.post(f"/api/v1/series/{created['id']}/rounds", json=body,
                            headers={"Authorization": f"Bearer {created['edit_token']}"}).status_code == 201
-    from flask import render_template
 
     from companion import series_service
     from companion.storage import get_db
     from companion.web import export
 
     with client.application.test_request_context("/?lang=en"):
-        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
+        html = export.sheet_html(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
-    from weasyprint import HTML
+    from companion import ROOT, pdf
 
-    from companion import ROOT
-
-    document = HTML(string=html, base_url=(ROOT / "static").as_uri() + "/").render()
-    assert len(document.pages) >= 2
-    for page in document.pages:  # the table's header row ("Events" is only there) on every page
-        assert page.width > page.height
-        assert "Events" in _texts(page._page_box)
+    with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS) as document:
+        assert len(document.pages) >= 2
+        for number, page in enumerate(document.pages, 1):  # the table's header row on every page
+            texts = _texts(page._page_box)
+            assert page.width > page.height
+            assert "#" in texts and players == texts[texts.index("#") + 1:texts.index("#") + 7]
+            assert f"Page {number} / {len(document.pages)}" in " ".join(texts)
 
 
 def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: FlaskClient,
@@ -242,17 +244,23 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
     import subprocess
 
     play(client, series)
-    for lang, typed, events in (("ru", "числом", "События"), ("en", "typed in", "Events")):
+    expected = {
+        "ru": ("числом", "Вера: одни дамы в руке, 20", "Вера — проигрыш, счёт 110; Партия окончена", "Аня: выход на"),
+        "en": ("typed in", "Вера held only queens: 20", "Вера lost with 110; The series is over", "Аня went out on"),
+    }
+    for lang, (typed, queens, end, said_by_the_square) in expected.items():
         response = client.get(f"/series/{series['id']}/scoresheet.pdf", headers={"Accept-Language": lang})
         text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True,
                               check=True).stdout.decode()
-        header = next(" ".join(line.split()) for line in text.splitlines() if events in line)
-        assert header == f"# Аня Борис Вера {events}"
+        lines = [" ".join(line.split()) for line in text.splitlines()]
+        assert "# Аня Борис Вера" in lines  # the table's header
         # round 1: Аня went out on Q♥ (−40); Борис kept 10♣ J♦ K♠ A♥ (+27), Вера only the Q♠ (+20)
         ranks = {"ru": "ДВКТ", "en": "QJKA"}[lang]
         assert f"−40 · →{ranks[0]}♥" in text and f"+20 · {ranks[0]}♠" in text
         assert f"+27 · 10♣ {ranks[1]}♦ {ranks[2]}♠ {ranks[3]}♥" in text
         assert f"+30 · {typed}" in text and f"+90 · {typed}" in text and "0 · →8♦" in text  # round 3
+        # events in a line under their round, except what the squares already say (the queen, typed points)
+        assert queens in lines and end in lines and said_by_the_square not in text
 
 
 def test_a_square_is_one_text_the_total_then_the_points_and_the_cards() -> None:

@@ -59,12 +59,21 @@ def square(cell: Cell, finish: str) -> str:
     return f"{total}\n{change} · {what}" if what else f"{total}\n{change}"
 
 
+# Events the round's squares already say: the winner's square shows the card and its points, a typed
+# square says "typed in", a redeal has its own row. The PDF prints the others (resets, a hand of only
+# queens, who lost or left, the end) in a line under the round.
+SAID_BY_THE_SQUARES = frozenset({"queen-finish", "typed-points", "redeal"})
+
+
 def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
-    """The rounds table of the PDF: per round its number, one text per player square, the events in lines."""
-    return [
-        {"n": r.n, "redeal": r.redeal, "cells": [square(c, r.finish) for c in r.cells], "events": "\n".join(r.events)}
-        for r in view.rounds
-    ]
+    """The rounds table of the PDF: per round its number, one text per player square, and the events
+    the squares do not already say, as one line (empty when there are none)."""
+    rows = []
+    for line, played in zip(view.rounds, view.series.standings.rounds, strict=True):
+        events = [event_text(e) for e in played.events if e.get("type") not in SAID_BY_THE_SQUARES]
+        rows.append({"n": line.n, "redeal": line.redeal, "cells": [square(c, line.finish) for c in line.cells],
+                     "events": "; ".join(events)})
+    return rows
 
 
 def css_string(text: str) -> Markup:
@@ -116,15 +125,21 @@ def compact(html: str) -> str:
     return re.sub(r">\s*\n\s*<", "><", html)
 
 
+SHEET_CSS = "scoresheet.css"  # the sheet's print stylesheet, in the static folder
+
+
+def sheet_html(series: Series) -> str:
+    """The scoresheet's HTML for WeasyPrint (styled by `SHEET_CSS`)."""
+    return compact(render_template("scoresheet.html", **sheet_context(series)))
+
+
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
     key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
     return renderer.get_or_render(
         key,
-        lambda: pdf.html_to_pdf(
-            compact(render_template("scoresheet.html", **sheet_context(series))), current_app.static_folder or "static"
-        ),
+        lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
     )
 
 
