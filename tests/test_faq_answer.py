@@ -136,6 +136,13 @@ def test_a_word_that_is_only_a_name_is_a_typo_at_the_table() -> None:
     assert not engine.read("погода в питере")[0].changed  # a city, and real words
 
 
+def test_a_real_word_where_a_rank_belongs_and_three_letter_card_typos() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("пиковый кроль")[0].text == "пиковый король"  # «кроль» is a word, but not next to «пиковый»
+    assert not engine.read("плавать кролем")[0].changed
+    assert engine.read("тус пропускает")[0].text == "туз пропускает"
+
+
 def test_swapped_letters_before_an_apostrophe() -> None:
     engine = faq_search.search_engine()
     assert engine.read("waht's a seven")[1] == engine.read("what's a seven")[1] == engine.read("waht'd a seven")[1]

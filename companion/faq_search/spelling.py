@@ -140,6 +140,11 @@ class QueryReader:
         near = self.translit.lookup(word)
         return near.word if near else None
 
+    @staticmethod
+    def _next_to_a_suit(pieces: list[re.Match[str]], i: int) -> bool:
+        """Whether the word before or after piece `i` names a suit («пиковый», «пик»)."""
+        return any(0 <= j < len(pieces) and cards.suit_of_word(pieces[j].group(0)) is not None for j in (i - 1, i + 1))
+
     def _russian_typo(self, word: str) -> str | None:
         """A Cyrillic word that is neither known nor real, as meant: spoken spellings first
         («отбицца» → «отбиться», «кончица» → «кончится»), then the closest known word."""
@@ -147,6 +152,9 @@ class QueryReader:
             written = pattern.sub(spoken, word)
             if written != word and (self.known(written) or is_common_word(written)):
                 return written
+        if len(word) == 3:  # three letters: only a card word one edit away («тус» → «туз»)
+            near = self.spell.correct(word, min_length=3, limit=1)
+            return near if near and cards.card_word(near) else None
         return self.spell.correct(word)
 
     def _english(self, word: str, real: bool) -> str | None:
@@ -215,6 +223,14 @@ class QueryReader:
             elif (m.group("word") and script_of(read) == "ru" and not read.isdigit()
                   and not self.known(read) and not is_common_word(read)):
                 read = self._russian_typo(read) or read
+            elif (m.group("word") and len(read) == 3 and script_of(read) == "ru" and read.isalpha()
+                  and not is_common_word(read) and not cards.card_word(read)):
+                read = self._russian_typo(read) or read  # «тус»: three letters, no word, near a card word
+            elif (m.group("word") and script_of(read) == "ru" and not self.known(read)
+                  and self._next_to_a_suit(pieces, i)):
+                # a real word where a rank belongs: «пиковый кроль» is the king of spades
+                near = self.spell.correct(read, limit=1)
+                read = near if near and cards.rank_of_word(near) else read
             if read != cards.fold(raw) and read != re.sub(r"['’`]", "", cards.fold(raw)):
                 changes.append((raw, read))
                 shown.append(read)
