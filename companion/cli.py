@@ -55,6 +55,7 @@ def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
+    server.settle_memory()
     if workers > 1:
         server.run_gunicorn(app, host, port, workers, threads)
     else:

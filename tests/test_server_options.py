@@ -37,3 +37,16 @@ def test_a_low_open_file_limit_caps_the_connections(app, monkeypatch):
 
 def test_gunicorn_binds_an_ipv6_address_in_brackets(app):
     assert server.gunicorn_options(app, "::1", 8101, 2, 8)["bind"] == "[::1]:8101"
+
+
+def test_serving_freezes_what_start_up_built_and_collects_less_often():
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        server.settle_memory()
+        assert gc.get_threshold() == server.GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
