@@ -90,10 +90,10 @@ class Figures:
     off_none: int = 0
 
     def row(self) -> str:
-        def pct(n: int, d: int) -> str:
-            return f"{n / d:.0%}" if d else "–"
+        def pct(n: int, d: int) -> str:  # the share and the count it is of ("91% 102")
+            return f"{n / d:.0%} {n:>3}" if d else "–"
         return (
-            f"{self.on_topic:>4}{pct(self.top1, self.on_topic):>8}{pct(self.top3, self.on_topic):>8}"
+            f"{self.on_topic:>4}{pct(self.top1, self.on_topic):>10}{pct(self.top3, self.on_topic):>10}"
             f"{pct(self.wrongly_none, self.on_topic):>10}{self.off_topic:>5}{pct(self.off_none, self.off_topic):>10}"
         )
 
@@ -165,7 +165,7 @@ def sweep(ours: faq_search.FaqSearch, names: Sequence[str]) -> None:
         ix.MIN_KNOWN = saved
 
 
-HEADER = f"{'engine':<12}{'set':<16}{'on':>4}{'top-1':>8}{'top-3':>8}{'no-ans!':>10}{'off':>5}{'no-ans':>10}"
+HEADER = f"{'engine':<12}{'set':<16}{'on':>4}{'top-1':>10}{'top-3':>10}{'no-ans!':>10}{'off':>5}{'no-ans':>10}"
 LEGEND = ("  on: on-topic questions; no-ans!: on-topic wrongly 'no answer'; off: off-topic; "
           "no-ans: off-topic 'no answer'")
 
@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             for name, engine in engines.items():
                 # Summary only: no misses are collected for the held-out set.
-                print(f"{name:<12}{REPORT + ' (held out)':<16}{evaluate(engine, load_questions(REPORT)).row()}")
+                print(f"{name:<12}{'v3 HELD OUT':<16}{evaluate(engine, load_questions(REPORT)).row()}")
     print(LEGEND)
     if args.tune:
         print("tuning material by kind (ours):")
