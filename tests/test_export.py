@@ -43,8 +43,8 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
 
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "&lt;i&gt;Аня&lt;/i&gt;" in html and "<i>Аня</i>" not in html
-    # one text per square: the total, then the round's points and the card left in hand (no box per part)
-    assert "<td>40\n+40 · Д♥</td>" in html and "<td>0\n0 · →9♥</td>" in html
+    # one text per square: the card left in hand, the round's points → the total (no box per part)
+    assert "<td>Д♥ +40\u00a0→\u00a040</td>" in html and "<td>•9♥ 0\u00a0→\u00a00</td>" in html
     assert "<span" not in html.split('<table class="rounds">')[1]  # nothing nested in the rounds table
     assert "Серия продолжается" in html
 
@@ -256,21 +256,23 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
         assert "# Аня Борис Вера" in lines  # the table's header
         # round 1: Аня went out on Q♥ (−40); Борис kept 10♣ J♦ K♠ A♥ (+27), Вера only the Q♠ (+20)
         ranks = {"ru": "ДВКТ", "en": "QJKA"}[lang]
-        assert f"−40 · →{ranks[0]}♥" in text and f"+20 · {ranks[0]}♠" in text
-        assert f"+27 · 10♣ {ranks[1]}♦ {ranks[2]}♠ {ranks[3]}♥" in text
-        assert f"+30 · {typed}" in text and f"+90 · {typed}" in text and "0 · →8♦" in text  # round 3
+        assert f"•{ranks[0]}♥ −40 → −40" in text and f"{ranks[0]}♠ +20 → 20" in text
+        assert f"10♣ {ranks[1]}♦ {ranks[2]}♠ {ranks[3]}♥ +27 → 27" in text
+        assert f"{typed} +30 → −10" in text and f"{typed} +90 → 110" in text and "•8♦ 0 → 27" in text  # round 3
         # events in a line under their round, except what the squares already say (the queen, typed points)
         assert queens in lines and end in lines and said_by_the_square not in text
 
 
-def test_a_square_is_one_text_the_total_then_the_points_and_the_cards() -> None:
+def test_a_square_is_one_text_the_cards_then_the_points_and_the_total() -> None:
     from companion.web.export import square
     from companion.web.series_view import Cell
 
-    assert square(Cell(change=2, total=-18, typed=False, winner=False, cards="2♣ 10♦"), "Д♣") == "−18\n+2 · 2♣ 10♦"
-    assert square(Cell(change=-20, total=-20, typed=False, winner=True, cards=""), "Д♣") == "−20\n−20 · →Д♣"
-    assert square(Cell(change=30, total=45, typed=True, winner=False, cards=""), "8♦") == "45\n+30 · typed in"
-    assert square(Cell(change=0, total=12, typed=False, winner=False, cards=""), "8♦") == "12\n0"
+    nbsp = "\u00a0"  # the points stay with the total when a long hand wraps
+    hand = Cell(change=2, total=-18, typed=False, winner=False, cards="2♣ 10♦")
+    assert square(hand, "Д♣") == f"2♣ 10♦ +2{nbsp}→{nbsp}−18"
+    assert square(Cell(change=-20, total=-20, typed=False, winner=True, cards=""), "Д♣") == f"•Д♣ −20{nbsp}→{nbsp}−20"
+    assert square(Cell(change=30, total=45, typed=True, winner=False, cards=""), "8♦") == f"typed in +30{nbsp}→{nbsp}45"
+    assert square(Cell(change=0, total=12, typed=False, winner=False, cards=""), "8♦") == f"0{nbsp}→{nbsp}12"
     assert square(Cell(change=None, total=120, typed=False, winner=False, cards=""), "8♦") == "120"
 
 

@@ -38,25 +38,30 @@ bp.record_once(lambda state: pdf.init_app(state.app))
 PORTRAIT_MAX_PLAYERS = 5
 
 
-def square(cell: Cell, finish: str) -> str:
-    """One player's square of a round in the PDF: the total, then the round's points and what made them.
+NBSP = "\u00a0"
 
-    One text of two lines ("−18\n+2 · 2♣ 3♦"; the winner's "−20\n−20 · →Д♣"), so WeasyPrint lays out
-    one text run, not a box per part (see docs/benchmarks.md, PDF scoresheet).
+
+def square(cell: Cell, finish: str) -> str:
+    """One player's square of a round in the PDF: what made the round's points, the points, the total.
+
+    One text, one line when it fits ("2♣ 3♦ +5 → −13"; the winner's "•Д♣ −20 → −20"): WeasyPrint
+    lays out one text run, not a box per part (see docs/benchmarks.md, PDF scoresheet). The squares are
+    right-aligned, so the totals stand in a column at the right edge; a long hand wraps before its
+    points, which stay with the total (no-break spaces).
     """
     total = minus(cell.total)
     if cell.change is None:  # not in play this round
         return total
-    change = signed(cell.change) if cell.change else "0"
+    points = f"{signed(cell.change) if cell.change else '0'}{NBSP}→{NBSP}{total}"
     if cell.winner:
-        what = f"→{finish}"
+        what = f"•{finish}"
     elif cell.cards:
         what = cell.cards
     elif cell.typed:
         what = gettext("typed in")
     else:
-        what = ""
-    return f"{total}\n{change} · {what}" if what else f"{total}\n{change}"
+        return points
+    return f"{what} {points}"
 
 
 # Events the round's squares already say: the winner's square shows the card and its points, a typed
