@@ -1,9 +1,10 @@
 """Load: phones at tables against a real `companion serve` on 127.0.0.1, with Locust (headless).
 
-Each table has three viewer phones polling the standings fragment every 4 s
-with If-None-Match (as htmx does), and one editor saving a round every 30 s
-(POST /api/v1/series/<id>/rounds). Every phone is one Locust user with its own
-HTTP connection, as real phones have. The table count grows in steps until a
+Each table has three phones polling the standings fragment every 4 s with
+If-None-Match (as htmx does), each from its own moment; one of them is the
+editor's, which also saves a round every 30 s (POST /api/v1/series/<id>/rounds).
+With --editor-apart the editor is a fourth phone that only saves. Every phone is
+one Locust user with its own HTTP connection, as real phones have. The table count grows in steps until a
 step has errors or a p99 above 500 ms (or the last step); each step reports
 requests/s, p50/p95/p99 of polls and saves, errors, and the CPU the server
 and the load generator used (100 % = one core).
@@ -37,6 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Аня", "Борис", "Вера"]
 ROUNDS_BEFORE = 12  # every table has played a while: the fragment has a real history
+PHONES = 3  # per table; one of them is the editor's
 POLL_EVERY = 4.0
 SAVE_EVERY = 30.0
 P99_LIMIT_MS = 500
@@ -178,43 +180,58 @@ def run(args: argparse.Namespace) -> int:
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
 
     counters = {"viewer": 0, "editor": 0}
+    viewers = PHONES - 1 if not args.editor_apart else PHONES  # per table
+
+    def poll_fragment(user: Any) -> None:
+        """What htmx sends every 4 s: the fragment, with the ETag of the one the phone holds."""
+        headers = {"HX-Request": "true", "HX-Target": "live", "Accept-Encoding": "gzip"}
+        if user.etag:
+            headers["If-None-Match"] = user.etag
+        with user.client.get(
+            f"/series/{user.table['id']}", headers=headers, name="poll", catch_response=True
+        ) as response:
+            if response.status_code in (200, 304):
+                user.etag = response.headers.get("ETag") or user.etag
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
 
     class Viewer(FastHttpUser):
-        weight = 3
+        weight = viewers
         wait_time = every(POLL_EVERY)
         host = f"http://127.0.0.1:{port}"
 
         def on_start(self) -> None:
-            self.table = tables[counters["viewer"] // 3 % len(tables)]
+            self.table = tables[counters["viewer"] // viewers % len(tables)]
             counters["viewer"] += 1
             self.etag: str | None = None
 
         @task
-        def poll(self) -> None:
-            headers = {"HX-Request": "true", "HX-Target": "live", "Accept-Encoding": "gzip"}
-            if self.etag:
-                headers["If-None-Match"] = self.etag
-            with self.client.get(
-                f"/series/{self.table['id']}", headers=headers, name="poll", catch_response=True
-            ) as response:
-                if response.status_code in (200, 304):
-                    self.etag = response.headers.get("ETag") or self.etag
-                    response.success()
-                else:
-                    response.failure(f"status {response.status_code}")
+        def watch(self) -> None:
+            poll_fragment(self)
 
     class Editor(FastHttpUser):
+        """The phone that keeps the score: it polls like the others and saves a round every 30 s
+        (with --editor-apart it only saves, on a connection of its own: a fourth phone per table)."""
+
         weight = 1
-        wait_time = every(SAVE_EVERY)
+        wait_time = every(SAVE_EVERY if args.editor_apart else POLL_EVERY)
         host = f"http://127.0.0.1:{port}"
 
         def on_start(self) -> None:
             self.table = tables[counters["editor"] % len(tables)]
             counters["editor"] += 1
+            self.etag: str | None = None
             self.k = ROUNDS_BEFORE
+            self.save_due = time.monotonic() + random.uniform(0, SAVE_EVERY)
 
         @task
-        def save(self) -> None:
+        def poll_and_save(self) -> None:
+            if not args.editor_apart:
+                poll_fragment(self)
+                if time.monotonic() < self.save_due:
+                    return
+                self.save_due += SAVE_EVERY
             self.k += 1
             with self.client.post(
                 f"/api/v1/series/{self.table['id']}/rounds",
@@ -253,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
             if time.monotonic() - started > args.max_seconds:
                 print(f"stopping: --max-seconds {args.max_seconds} reached")
                 break
-            runner.start(4 * n, spawn_rate=max(200, 4 * n))
+            phones = n * (PHONES + 1 if args.editor_apart else PHONES)
+            runner.start(phones, spawn_rate=max(200, phones))
             gevent.sleep(args.warmup)
             env.stats.reset_all()
             server_cpu, load_cpu, t0 = cpu(serving, True), cpu(me, False), time.monotonic()
@@ -275,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
                 save.get_response_time_percentile(0.99) if save.num_requests else 0,
             )
             print(
-                f"{n:>6} {4 * n:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
+                f"{n:>6} {phones:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
                 f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}%",
                 flush=True,
             )
@@ -403,6 +421,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=8, help="threads per server process")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="stop after this long, whatever the step")
     parser.add_argument("--keep-going", action="store_true", help="step on past p99 > 500 ms (still stop on errors)")
+    parser.add_argument("--editor-apart", action="store_true",
+                        help="the editor is a fourth phone per table that only saves (no polls)")
     parser.add_argument("--server-log", action="store_true", help="log every request's server-side time too")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="profile the request mix in-process instead")
     parser.add_argument("--prepare", nargs=2, metavar=("DIR", "TABLES"), help=argparse.SUPPRESS)
