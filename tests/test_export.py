@@ -228,6 +228,11 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     with client.application.test_request_context("/?lang=en"):
         html = export.sheet_html(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
+    assert 2 <= html.count('class="tick"') <= export.PRINT_TICKS  # the page's chart has 12 round numbers
+    from companion.web.series_view import PALETTE
+
+    for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header
+        assert f'<th style="border-bottom-color: {PALETTE[i % len(PALETTE)]}">{name}</th>' in html
     from companion import ROOT, pdf
 
     with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS) as document:

@@ -94,6 +94,15 @@ def corrections(series: Series) -> list[dict[str, Any]]:
     return list(reversed(history_view(round_history(get_db(), series.id))))
 
 
+PRINT_TICKS = 6  # round numbers along the PDF chart's axis, at most (each label is one more text to lay out)
+
+
+def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
+    """The series page's chart with at most PRINT_TICKS round numbers on its axis."""
+    ticks = chart["ticks"]
+    return {**chart, "ticks": ticks[:: -(-len(ticks) // PRINT_TICKS) or 1]}
+
+
 def sheet_context(series: Series) -> dict[str, Any]:
     view_url = public_url("series.show", series_id=series.id)
     created = datetime.fromisoformat(series.row.created_at)
@@ -103,7 +112,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
     return {
         "game": series,
         "view": view,
-        "chart": view.chart,
+        "chart": print_chart(view.chart),
         "final": final_standings(series.standings),
         "next_starter": series.standings.next_starter,
         "corrections": corrections(series),
