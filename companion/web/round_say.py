@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import gettext
-
 from ..core.cards import Card, Rank
 from ..core.round_text import ParsedRound, Question
 from ..core.rules import Options
+from ..i18n import gettext
 from ..round_text import parse
 from .cards import card_text, rank_letter
 
