@@ -1,6 +1,6 @@
 """PDF rendering with WeasyPrint: fonts and styles from static/ only, a few renders at a time, cached.
 
-A render takes about a second of CPU and tens of megabytes, so:
+A render takes up to a few seconds of CPU and tens of megabytes (300 rounds: ~1.7 s, ~50 MB), so:
 - at most `PDF_RENDER_SLOTS` renders run at once; a request that finds no free
   slot within `PDF_QUEUE_SECONDS` gets 503 with Retry-After (`RenderBusy`);
 - a finished PDF is kept by (series, version, language, address) — a version
