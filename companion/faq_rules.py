@@ -5,7 +5,9 @@ its unit, `{spade_king_draw:cards}` (ru «4 карты» / «5 карт», en "4
 `{queens_only_points:points}`. `fill()` writes the values of the rule set the
 answer is shown for (a preset, or a series' own with its house rules); without
 one, the default set's. A text about another preset names it:
-`{classic.spade_king_draw:cards}`. The names are those of `values()`.
+`{classic.spade_king_draw:cards}`. The names are those of `values()`; a name
+with a text per language (`{next_starter}`: who starts the next round, worded for the
+set's `next_starter` rule) is filled in the answer's language.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .core.rules import DEFAULT_RULESET, RULESETS, RuleSet
+from .core.rules import DEFAULT_RULESET, RULESETS, RuleSet, StarterRule
 
 PLACEHOLDER = re.compile(r"\{(?:([a-z]+)\.)?([a-z_0-9]+)(?::([a-z]+))?\}")
 
@@ -26,6 +28,14 @@ _UNITS = {
 }
 # The accusative after "берёт/возьмите": «одну карту» (only 1 differs from the nominative).
 _ACCUSATIVE = {"карта": "карту"}
+# Who starts every round after the first, per `PlayRules.next_starter`; it reads after
+# «потом —» / «первым ходит» and "after that" / "in every later round".
+_NEXT_STARTER = {
+    StarterRule.WINNER: ("победитель прошлого раунда", "the winner of the last round starts"),
+    StarterRule.ROTATE: ("следующий по кругу после прошлого начинающего, кто бы ни выиграл",
+                         "the deal rotates and the player after the last starter begins, whoever won"),
+}
+LANG_TEXTS = ("special_queen", "next_starter")  # names filled with the `_ru` or `_en` value
 
 
 def values(rs: RuleSet) -> dict[str, int | str]:
@@ -56,6 +66,8 @@ def values(rs: RuleSet) -> dict[str, int | str]:
         "loss_at": opt.loss_above + 1,  # the first total that loses
         "reset_101": resets.get(101, 101),  # what a total of exactly 101 becomes
         "reset_100": resets.get(100, 100),
+        "next_starter_ru": _NEXT_STARTER[play.next_starter][0],
+        "next_starter_en": _NEXT_STARTER[play.next_starter][1],
     }
 
 
@@ -83,12 +95,10 @@ def fill(text: str, rs: RuleSet | None, lang: str) -> str:
 
     def one(match: re.Match[str]) -> str:
         preset, name, unit = match.group(1), match.group(2), match.group(3)
-        if preset is not None:
-            other = values(RULESETS[preset])
-            return with_unit(int(other[name]), unit, lang) if unit else str(other[name])
-        if name == "special_queen":
-            return str(table[f"special_queen_{'ru' if lang == 'ru' else 'en'}"])
-        value: Any = table[name]
+        source = values(RULESETS[preset]) if preset is not None else table
+        if name in LANG_TEXTS:
+            return str(source[f"{name}_{'ru' if lang == 'ru' else 'en'}"])
+        value: Any = source[name]
         return with_unit(int(value), unit, lang) if unit else str(value)
 
     return PLACEHOLDER.sub(one, text)
@@ -96,7 +106,7 @@ def fill(text: str, rs: RuleSet | None, lang: str) -> str:
 
 def unknown_placeholders(text: str) -> list[str]:
     """Placeholders no rule set can fill (for the content tests)."""
-    known = set(values(RULESETS[DEFAULT_RULESET])) | {"special_queen"}
+    known = set(values(RULESETS[DEFAULT_RULESET])) | set(LANG_TEXTS)
     return [m.group(0) for m in PLACEHOLDER.finditer(text)
             if (m.group(1) is not None and m.group(1) not in RULESETS) or m.group(2) not in known
             or (m.group(3) is not None and m.group(3) not in _UNITS)]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask.testing import FlaskClient
 
 from companion import faq
-from companion.core.rules import RULESETS, RuleSet
+from companion.core.rules import RULESETS, RuleSet, StarterRule
 from companion.faq_rules import unknown_placeholders
 
 WORDS = {
@@ -143,3 +144,38 @@ def test_the_checker_catches_the_old_mistakes() -> None:
     assert not claims("Played, the king of spades makes the next player draw 4 cards.", classic)
     assert claims("If someone goes over 101, they lose.", RULESETS["pharaoh"])
     assert not claims("With 100 or more a player loses.", RULESETS["pharaoh"])
+
+
+STARTER_WORDS = {  # what the verdict says of the rounds after the first, per the set's starter rule
+    StarterRule.WINNER: {"ru": re.compile(r"победител"), "en": re.compile(r"\bwinner\b")},
+    StarterRule.ROTATE: {"ru": re.compile(r"по кругу"), "en": re.compile(r"\brotates\b")},
+}
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_who_starts_follows_the_sets_starter_rule(ruleset_id: str) -> None:
+    """«Кто ходит первым?» says who starts the next round as the rule set has it (classic: the deal rotates)."""
+    entry = faq.get_entry("who-starts")
+    assert entry is not None
+    rs = RULESETS[ruleset_id]
+    rule = rs.play.next_starter
+    for lang in faq.LANGS:
+        text = entry.text(lang, rs)
+        for part in (text.verdict, text.answer):
+            assert "{" not in part
+            assert STARTER_WORDS[rule][lang].search(part), (ruleset_id, lang, part)
+            for other, words in STARTER_WORDS.items():
+                if other is not rule:
+                    assert not words[lang].search(part), (ruleset_id, lang, part)
+
+
+@pytest.mark.parametrize(("lang", "says", "not_says"), [
+    ("ru", "следующий по кругу", "победитель прошлого раунда"),
+    ("en", "the deal rotates", "the winner of the last round starts"),
+])
+def test_who_starts_page_for_classic_says_the_deal_rotates(
+        client: FlaskClient, lang: str, says: str, not_says: str) -> None:
+    page = client.get("/faq/who-starts", query_string={"ruleset": "classic", "lang": lang}).get_data(as_text=True)
+    assert says in page and not_says not in page
+    default = client.get("/faq/who-starts", query_string={"ruleset": "igrafan", "lang": lang}).get_data(as_text=True)
+    assert not_says in default
