@@ -71,10 +71,10 @@ OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_sy
 OFF_TOPIC_WEIGHT = 2.0    # ...each weighs this many unknown words
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
-# "No answer" thresholds, chosen on the tuning half of the evaluation set
-# (benchmarks/faq_eval/v2_tune.toml, with the older sets for on-topic questions;
-# docs/benchmarks.md): the middle of the range that kept both kinds of mistake lowest.
-MIN_KNOWN = 0.52      # share of the question's weight the index knows
+# "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
+# `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the gap between the
+# highest known share of an off-topic question and the lowest of an on-topic one.
+MIN_KNOWN = 0.53      # share of the question's weight the index knows
 MIN_COVERAGE = 0.1    # share of the question's weight the best entry contains
 MIN_SCORE = 0.0       # the best entry's score
 UNKNOWN_WEIGHT = 0.7  # weight of a token the index has never seen, in units of the rarest token's idf
