@@ -4,10 +4,10 @@ Each table has three phones polling the standings fragment every 4 s with
 If-None-Match (as htmx does), each from its own moment; one of them is the
 editor's, which also saves a round every 30 s (POST /api/v1/series/<id>/rounds).
 With --editor-apart the editor is a fourth phone that only saves. Every phone is
-one Locust user with its own HTTP connection, as real phones have. The table count grows in steps until a
-step has errors or a p99 above 500 ms (or the last step); each step reports
-requests/s, p50/p95/p99 of polls and saves, errors, and the CPU the server
-and the load generator used (100 % = one core).
+one Locust user with its own HTTP connection, as real phones have. The table
+count grows in steps until a step has errors or a p99 above 500 ms (or the
+last step); each step reports requests/s, p50/p95/p99 of polls and saves,
+errors, and the CPU the server and the load generator used (100 % = one core).
 
 Bounded and local: the server listens on 127.0.0.1 only, on a fresh database
 in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
@@ -147,7 +147,6 @@ def every(period: float) -> Any:
         return float(due - now)
 
     return wait
-
 
 
 def run(args: argparse.Namespace) -> int:
