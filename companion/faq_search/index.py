@@ -170,22 +170,16 @@ class FaqSearch:
         self.translit = TranslitIndex(forms, surface, preferred=russian)
         english = frozenset(w for w in known_words | self.vocab.stopwords if w.isascii() and w.isalpha())
         self.reader = QueryReader(self.spell, self.translit, english, self._known)
-        # The rank an entry is about: the only rank its questions name ("Что делает семёрка?").
-        self.subjects = {
-            slug: subject_rank(analyse(f"{e.ru.question}\n{e.en.question}", self.vocab))
-            for slug, e in self.entries.items()
-        }
-        # The numbers its questions name ("Вдвоём играть можно?": two players).
+        # What an entry's questions name, read once per entry:
+        questions = {slug: analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) for slug, e in self.entries.items()}
+        # the rank it is about: the only rank its questions name ("Что делает семёрка?");
+        self.subjects = {slug: subject_rank(tokens) for slug, tokens in questions.items()}
+        # the numbers they name ("Вдвоём играть можно?": two players);
         self.subject_numbers = {
-            slug: frozenset(t for t in analyse(f"{e.ru.question}\n{e.en.question}", self.vocab)
-                            if t.startswith(NUMBER_PREFIX))
-            for slug, e in self.entries.items()
+            slug: frozenset(t for t in tokens if t.startswith(NUMBER_PREFIX)) for slug, tokens in questions.items()
         }
-        # ...and the suits of the cards its questions name (K♠: the entry is about that one king).
-        self.subject_suits = {
-            slug: {t[-1] for t in analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) if t in CARD_TOKENS}
-            for slug, e in self.entries.items()
-        }
+        # and the suits of the cards they name (K♠: the entry is about that one king).
+        self.subject_suits = {slug: {t[-1] for t in tokens if t in CARD_TOKENS} for slug, tokens in questions.items()}
 
     def _known(self, word: str) -> bool:
         v = self.vocab
