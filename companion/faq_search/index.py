@@ -68,16 +68,20 @@ OTHER_CARD = 0.7      # score factor for entries about one card of that rank the
 NUMBER_PREFIX = number_token("")
 COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
 OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_synonyms.toml)
-OFF_TOPIC_WEIGHT = 2.0    # ...each weighs this many unknown words
+OFF_TOPIC_WEIGHT = 3.0    # ...each weighs this many unknown words
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
 # `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the gap between the
 # highest known share of an off-topic question and the lowest of an on-topic one.
-MIN_KNOWN = 0.53      # share of the question's weight the index knows
+MIN_KNOWN = 0.55      # share of the question's weight the index knows
 MIN_COVERAGE = 0.1    # share of the question's weight the best entry contains
 MIN_SCORE = 0.0       # the best entry's score
 UNKNOWN_WEIGHT = 0.7  # weight of a token the index has never seen, in units of the rarest token's idf
+# ...times this by the kind of word it was read from (morphology.word_kind): a noun or adjective
+# names a subject; a verb, adverb or function word less so; chat spelling that is no word at all,
+# least (a word the index does not know and no dictionary knows is slang or a typo left over).
+UNKNOWN_KIND = {morphology.CONTENT: 1.0, morphology.GENERIC: 0.5, morphology.NONWORD: 0.3}
 BODY_ONLY = 0.6       # a token only answers (not questions or keywords) contain counts this much as known
 _TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
 _CONCEPT = re.compile(r"zz")
@@ -162,7 +166,8 @@ class FaqSearch:
         self.idf = {t: math.log(1 + n / d) for t, d in df.items()}
         self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
         known_words = set(surface) | self.vocab.words | set(cards.word_forms())
-        self.spell = SpellIndex(known_words, surface)
+        other_subjects = {w for w, found in self.vocab.surface.items() if found == (OFF_TOPIC,)}
+        self.spell = SpellIndex(known_words, surface, near_only=other_subjects)
         russian = {w for w in known_words | self.vocab.stopwords if morphology.script_of(w) == "ru" and w.isalpha()}
         forms = set(russian)
         for w in russian:
@@ -199,12 +204,28 @@ class FaqSearch:
         """Query tokens: like the index, after correcting and transliterating words."""
         return self.read(q)[1]
 
-    def weights(self, tokens: Sequence[str]) -> tuple[float, float]:
-        """The query's total weight and the part of it the index knows."""
+    def unknown_kinds(self, text: str, tokens: Sequence[str]) -> dict[str, str]:
+        """The kind of word (`morphology.word_kind`) each unknown token of the query was read from."""
+        unknown = {t for t in tokens if t not in self.idf and not t.startswith("zz")}
+        kinds: dict[str, str] = {}
+        if unknown:
+            for word in re.findall(r"\w+", text):
+                s = morphology.stem(word)
+                if s in unknown and s not in kinds:
+                    kinds[s] = morphology.word_kind(word)
+        return kinds
+
+    def weights(self, tokens: Sequence[str], kinds: dict[str, str] | None = None) -> tuple[float, float]:
+        """The query's total weight and the part of it the index knows (`kinds`: of the unknown tokens)."""
         # A concept token of our own vocabulary no entry has ("6 people" → a number 6) is neither
         # known nor unknown: it says the question is about the game, not how well the FAQ knows it.
         query = {t for t in tokens if t in self.idf or not t.startswith("zz")}
-        total = sum(self.idf.get(t, self.unknown_idf) for t in query if t != OFF_TOPIC)
+        kinds = kinds or {}
+        total = sum(
+            self.idf[t] if t in self.idf else self.unknown_idf * UNKNOWN_KIND[kinds.get(t, morphology.CONTENT)]
+            for t in query
+            if t != OFF_TOPIC
+        )
         known = sum(
             self.idf[t] * (1.0 if t in self.head_tokens or t.startswith("zz") else BODY_ONLY)
             for t in query
@@ -272,7 +293,7 @@ class FaqSearch:
         read, tokens = self.read(q)
         lang = lang if lang in LANGS else detect_language(read.text)
         ranked = self.rank(tokens, lang, ruleset) if limit > 0 else []
-        total, known = self.weights(tokens)
+        total, known = self.weights(tokens, self.unknown_kinds(read.text, tokens))
         share = round(known / total, 4) if total else 0.0
         if ranked and is_answer(ranked[0], share):
             return Answer(tuple(ranked[:limit]), (), read, tuple(tokens), share)

@@ -131,3 +131,33 @@ def forms(word: str) -> tuple[str, ...]:
         lexeme = parses[0].lexeme if parses else []
         found = {str(p.word).replace("ё", "е") for p in lexeme}
     return tuple(sorted(found | {word}))
+
+
+# What kind of word an unknown query word is, for the "no answer" decision (index.py): a word
+# the FAQ never uses says more about what the question is about when it is a noun or adjective
+# of the language ("pizza", «погода», «магазин») than when it is a verb, adverb or function word
+# («сделать», «получилось», "happens", "possible") or not a word of the language at all (chat
+# spelling and abbreviations: «хто», «эт», "wut", "ppl", "n").
+CONTENT = "content"
+GENERIC = "generic"
+NONWORD = "nonword"
+_RU_CONTENT = {"NOUN", "ADJF", "ADJS"}
+# English has no tagger here: a word this common (pyspellchecker's counts; "possible" 151,572,
+# "person" 368,355, "weather" 45,956, "pizza" 25,354) is everyday language, not a subject.
+ENGLISH_GENERIC_FREQUENCY = 100_000
+
+
+@lru_cache(maxsize=100_000)
+def word_kind(word: str) -> str:
+    """CONTENT, GENERIC or NONWORD for one folded word (see above)."""
+    if len(word) <= 2 or not word.isalpha():
+        return NONWORD
+    if script_of(word) == "ru":
+        if not is_dictionary_word(word):
+            return NONWORD
+        with _lock:
+            parses = analyzer().parse(word)
+        return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT else GENERIC
+    if not is_english_word(word):
+        return NONWORD
+    return GENERIC if english_frequency(word) >= ENGLISH_GENERIC_FREQUENCY else CONTENT

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..core import cards
 from .distance import edit_distance, trigrams
 from .morphology import english_frequency, is_common_word, is_dictionary_word, is_english_word, script_of
-from .translit import TranslitIndex, is_latin_word, render
+from .translit import TranslitIndex, is_latin_word, render, renderings
 
 _VOWELS = frozenset("аеиоуыэюяaeiou")
 # Keys next to each other on the Russian (ЙЦУКЕН) and English (QWERTY) keyboards, by row:
@@ -40,9 +40,13 @@ _NEIGHBOURS = {row[i]: row[max(0, i - 1):i] + row[i + 1:i + 2] for row in _ROWS 
 class SpellIndex:
     """Known words by trigram; `correct` finds the closest one to an unknown word."""
 
-    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None) -> None:
+    def __init__(self, words: Iterable[str], frequency: Mapping[str, int] | None = None,
+                 near_only: Iterable[str] = ()) -> None:
         self.words = frozenset(w for w in words if len(w) >= 3 and not w.isdigit())
         self.frequency = frequency or {}
+        # Words a typo reaches at one edit only: the words of other subjects (another game, the
+        # app), so that slang the index does not know («канает») is not read as «канаста».
+        self.near_only = frozenset(near_only)
         self.by_trigram: dict[str, list[str]] = {}
         for w in sorted(self.words):
             for g in trigrams(w):
@@ -76,7 +80,7 @@ class SpellIndex:
             if not first_ok or n < max(1, len(grams) // 4) or script_of(w) != script:
                 continue
             d = edit_distance(word, w, limit)
-            if d > limit:
+            if d > limit or d > 1 and w in self.near_only:
                 continue
             key = (d, w not in swaps, -self.frequency.get(w, 0), w)  # two letters swapped: the likeliest slip
             if best is None or key < best:
@@ -138,7 +142,10 @@ class QueryReader:
         if is_dictionary_word(rendered):
             return rendered
         near = self.translit.lookup(word)
-        return near.word if near else None
+        if near:
+            return near.word
+        # A real word by another reading of its letters ("kladetsya" → «кладется»).
+        return next((w for w in renderings(word) if is_dictionary_word(w)), None)
 
     @staticmethod
     def _next_to_a_suit(pieces: list[re.Match[str]], i: int) -> bool:

@@ -95,6 +95,50 @@ def render(word: str) -> str:
     return _convert(word, _RENDER)
 
 
+# Latin spellings with more than one Cyrillic reading, the usual one first (for `renderings`):
+# "tsya" is «тся» or «ться», `ts` «ц» or «тс», `y` «ы» or «й», `i` «и», «й» or «ы», `j` «й» or «ж»,
+# `c` «ц», «к» or «ч», `e` «е» or «э», `sh` «ш» or «щ», `'` «ь» or «ъ»; a word-final consonant may
+# have lost its soft sign ("pobit" = «побить»).
+_READINGS: list[tuple[str, tuple[str, ...]]] = [
+    ("shch", ("щ",)), ("sch", ("щ", "сч")), ("tsya", ("тся", "ться")), ("tsia", ("тся", "ться")),
+    ("yo", ("ё", "йо")), ("jo", ("ё", "йо")), ("yu", ("ю",)), ("ju", ("ю",)), ("iu", ("ю", "иу")),
+    ("ya", ("я", "ыя")), ("ja", ("я",)), ("ia", ("я", "ия")), ("ye", ("е", "ые", "ье", "йе")),
+    ("kh", ("х",)), ("zh", ("ж",)), ("ch", ("ч",)), ("sh", ("ш", "щ")), ("ts", ("ц", "тс")),
+    ("y", ("ы", "й")), ("i", ("и", "й", "ы")), ("j", ("й", "ж")), ("c", ("ц", "к", "ч")),
+    ("e", ("е", "э")), ("x", ("кс", "х")), ("'", ("ь", "ъ")), ("`", ("ь",)), ("’", ("ь",)),
+]
+_ONE_READING = dict(_RENDER)
+_MAX_RENDERINGS = 256
+
+
+def renderings(word: str) -> list[str]:
+    """Every Cyrillic spelling a Latin word may stand for, the most usual first (up to
+    _MAX_RENDERINGS): for looking up a word the FAQ does not use in a dictionary
+    ("kladetsya" → «кладется», "effekt" → «эффект»)."""
+    choices: list[tuple[str, ...]] = []
+    i = 0
+    while i < len(word):
+        for latin, cyrillic in _READINGS:
+            if word.startswith(latin, i):
+                choices.append(cyrillic)
+                i += len(latin)
+                break
+        else:
+            found = next((latin for latin, _ in _RENDER if word.startswith(latin, i)), None)
+            if found is None:
+                choices.append((word[i],))
+                i += 1
+            else:
+                choices.append((_ONE_READING[found],))
+                i += len(found)
+    if choices:
+        choices[-1] = (*choices[-1], *(c + "ь" for c in choices[-1] if c[-1] not in "аеёиоуыэюяйьъ"))
+    out: list[str] = []
+    for combo in itertools.islice(itertools.product(*choices), _MAX_RENDERINGS):
+        out.append("".join(combo))
+    return out
+
+
 @dataclass(frozen=True)
 class Match:
     word: str        # the Cyrillic word
