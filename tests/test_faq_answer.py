@@ -164,6 +164,39 @@ def test_a_typo_reaches_a_word_of_another_subject_only_at_one_edit() -> None:
     assert engine.read("правила канасты")[0].text == "правила канасты"
 
 
+def test_names_of_players_stay_names() -> None:
+    """A word that is only a name is a player at the table («серёга», «вася»), not a typo, unless
+    it is one edit from a card word («кароль»)."""
+    engine = faq_search.search_engine()
+    assert not engine.read("серёга пишет пять очков")[0].changed
+    assert not engine.read("вася сказал")[0].changed
+    assert engine.read("кароль пик")[0].text == "король пик"
+    assert faq_search.morphology.word_kind("пашка") == "nonword"
+
+
+def test_an_english_word_with_its_s_is_not_a_typo() -> None:
+    engine = faq_search.search_engine()
+    assert not engine.read("there's six of us")[0].changed
+    assert engine.read("waht's a seven")[1] == engine.read("what's a seven")[1]
+
+
+def test_reported_speech_is_no_announcement() -> None:
+    """Someone's words told in a dispute («пашка говорит, что…») announce nothing; saying it
+    oneself, or saying a suit, still does."""
+    announce = faq_search.analysis.ANNOUNCE
+    assert announce not in faq_search.analyse("пашка говорит что он должен брать")
+    assert announce not in faq_search.analyse("everyone's saying I have to play again")
+    assert announce in faq_search.analyse("надо ли говорить что осталась одна карта")
+    assert announce in faq_search.analyse("do I have to say that I have one card left")
+    assert faq_search.analysis.CALL_SUIT in faq_search.analyse("он сказал черви")
+
+
+def test_a_number_of_us_is_a_number_of_players() -> None:
+    tokens = faq_search.analyse("there's six of us can we all play")
+    assert faq_search.number_token("6") in tokens and faq_search.analysis.PLAYER in tokens
+    assert "zzr6" not in tokens
+
+
 def test_unknown_words_weigh_by_what_kind_of_word_they_are() -> None:
     """A noun the FAQ never uses says the question is about something else; a verb or chat
     spelling it does not know says much less (morphology.word_kind)."""

@@ -32,7 +32,7 @@ from typing import Any
 from ..core import cards
 from ..core.rules import RULESETS
 from ..faq import DATA, LANGS
-from .morphology import is_dictionary_word, is_instrumental, lemma, stem
+from .morphology import is_dictionary_word, is_instrumental, is_third_person, lemma, stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -329,6 +329,7 @@ ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черв
 
 
 _ONTO_TOP = {"top", "верх"}  # "on top of": still onto
+_PEOPLE = {"us", "them", "you"}  # "six of us": a number of players
 
 
 def _calls_a_suit(atoms: list[_Atom], vocab: Vocabulary) -> bool:
@@ -361,6 +362,28 @@ def _covers_with(atoms: list[_Atom], vocab: Vocabulary) -> bool:
     return False
 
 
+# Reported speech: someone else's words told as part of the dispute («пашка говорит, что…»,
+# "everyone's saying I have to…") are no announcement. A word of saying in the third person
+# followed by «что» / "that" or a pronoun starting the clause reported.
+_REPORTED_NEXT = frozenset({
+    "что", "чо", "шо", "типа", "будто", "мол", "я", "ты", "он", "она", "мы", "вы", "они", "мне", "нам",
+    "that", "i", "you", "he", "she", "we", "they", "it",
+})
+_THIRD_PERSON_EN = frozenset({"says", "said", "saying", "tells", "told", "telling", "claims", "claimed", "reckons"})
+
+
+def _reported_speech(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
+    """Drop a word of saying that reports someone's words (see above); keep the rest."""
+    out = []
+    for i, a in enumerate(atoms):
+        nxt = atoms[i + 1].word if i + 1 < len(atoms) else ""
+        if a.word and nxt in _REPORTED_NEXT and (a.word in _THIRD_PERSON_EN or is_third_person(a.word)) \
+                and vocab.group_of(a.word) == ANNOUNCE:
+            continue
+        out.append(a)
+    return out
+
+
 def _is_number(word: str) -> bool:
     """A number in digits or words ("6", "шесть", "five"), not a card's name («шестёрка»)."""
     found = cards.card_word(word) if word and not word.isdigit() else None
@@ -388,6 +411,10 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token(a.rank)))  # "6 people", "пять игроков": a number of players
+            continue
+        after = atoms[i + 2].word if i + 2 < len(atoms) else ""
+        if a.rank and not a.suit and _is_number(a.source) and nxt and nxt.word == "of" and after in _PEOPLE:
+            out.extend((_Atom(concept=number_token(a.rank)), _Atom(concept=PLAYER)))  # "six of us"
             continue
         if a.rank and not a.suit and (a.source in vocab.counts or _count_stem(a.source) in _COUNT_STEMS):
             if nxt and nxt.rank and nxt.rank != a.rank and nxt.source not in vocab.counts:
@@ -421,7 +448,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
     text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
     if vocab.expand:
         text = _WORD.sub(lambda m: vocab.expand.get(m.group(0), m.group(0)), text)
-    atoms = _relations(_join_cards(list(_atoms(text, vocab)), vocab), vocab)
+    atoms = _relations(_reported_speech(_join_cards(list(_atoms(text, vocab)), vocab), vocab), vocab)
     tokens: list[str] = []
     words: list[str] = []  # a run of plain words, matched against phrases
 

@@ -59,6 +59,17 @@ def is_instrumental(word: str) -> bool:
     return bool(parses) and "ablt" in parses[0].tag
 
 
+@lru_cache(maxsize=20_000)
+def is_third_person(word: str) -> bool:
+    """Whether the likeliest reading of a Russian verb is in the third person or the past
+    («говорит», «говорят», «сказал»): somebody else's words, not the asker's."""
+    if not _CYRILLIC.search(word):
+        return False
+    with _lock:
+        parses = analyzer().parse(word)
+    return bool(parses) and parses[0].tag.POS == "VERB" and ("3per" in parses[0].tag or "past" in parses[0].tag)
+
+
 _PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}
 
 
@@ -157,6 +168,8 @@ def word_kind(word: str) -> str:
             return NONWORD
         with _lock:
             parses = analyzer().parse(word)
+        if not is_common_word(word):
+            return NONWORD  # only a name («серёга», «пашка» as a player): says nothing of the subject
         return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT else GENERIC
     if not is_english_word(word):
         return NONWORD

@@ -162,6 +162,11 @@ class QueryReader:
         if len(word) == 3:  # three letters: only a card word one edit away («тус» → «туз»)
             near = self.spell.correct(word, min_length=3, limit=1)
             return near if near and cards.card_word(near) else None
+        if is_dictionary_word(word):
+            # Only a name («кароль», «серёга», «вася»): a player at the table, unless it is one
+            # edit from a card word, which a name there hardly is.
+            near = self.spell.correct(word, limit=1)
+            return near if near and cards.card_word(near) else None
         return self.spell.correct(word)
 
     def _english(self, word: str, real: bool) -> str | None:
@@ -220,7 +225,9 @@ class QueryReader:
                     bare = re.sub(r"['’`]", "", word)
                     corrected = self._english(bare, english)
                     head, _, tail = re.sub(r"['’`]", "'", word).partition("'")
-                    if tail and corrected is None and len(head) >= 3:  # "waht's": the word before the apostrophe
+                    if tail and english and is_english_word(head):
+                        corrected = None  # "there's", "everyone's": a real word with its 's
+                    elif tail and corrected is None and len(head) >= 3:  # "waht's": the word before the apostrophe
                         fixed = self._english(head, is_english_word(head))
                         corrected = f"{fixed}'{tail}" if fixed else None
                     if corrected is None and not english and len(bare) >= 4 and self.translit.exact(word):
