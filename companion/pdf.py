@@ -5,13 +5,15 @@ A render takes up to a few seconds of CPU and tens of megabytes (300 rounds: ~1.
   slot within `PDF_QUEUE_SECONDS` gets 503 with Retry-After (`RenderBusy`);
 - a finished PDF is kept by (series, version, language, address) — a version
   is never rewritten, so a hit is exactly what a new render would give;
-- WeasyPrint may read files of the app's static folder and nothing else: no
-  network, no other file (`StaticOnlyFetcher`).
+- WeasyPrint may read files of the app's static folder and the document's own
+  `data:` URLs (`data_uri`), and nothing else: no network, no other file
+  (`StaticOnlyFetcher`).
 """
 
 from __future__ import annotations
 
 import atexit
+import base64
 import functools
 import re
 import threading
@@ -49,14 +51,16 @@ def _static_fetcher_class() -> Any:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
-        """Answers file: URLs inside the static folder; refuses everything else."""
+        """Answers file: URLs inside the static folder and data: URLs; refuses everything else."""
 
         def __init__(self, root: Path) -> None:
-            super().__init__(allowed_protocols=("file",))
+            super().__init__(allowed_protocols=("file", "data"))
             self.root = root
 
         def fetch(self, url: str, headers: Any = None) -> Any:
             parts = urlsplit(url)
+            if parts.scheme == "data":  # the document's own images (`data_uri`): no file, no network
+                return super().fetch(url, headers)
             if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
                 raise ValueError(f"only the app's static files may be used: {url}")
             path = Path(unquote(parts.path)).resolve()
@@ -67,6 +71,15 @@ def _static_fetcher_class() -> Any:
             return URLFetcherResponse(path.as_uri(), path.read_bytes())
 
     return StaticOnlyFetcher
+
+
+def data_uri(mime: str, data: bytes) -> str:
+    """`data` as a `data:` URL, for an image the document carries itself (a chart, a QR code).
+
+    WeasyPrint reads an SVG given as an image with its own small parser and styles it with its own
+    attributes only; the same SVG inline in the HTML is parsed and styled as part of the page,
+    which took about a tenth of a 10-round scoresheet's render."""
+    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
 
 class PrintSheet:

@@ -9,6 +9,16 @@ from typing import Any
 from flask.testing import FlaskClient
 
 
+def embedded(html: str, mime: str) -> bytes:
+    """The image the sheet carries itself as a `data:` URL of type `mime` (its chart, its QR code)."""
+    import base64
+    import re
+
+    found = re.search(rf'src="data:{re.escape(mime)};base64,([A-Za-z0-9+/=]+)"', html)
+    assert found, f"no {mime} image in the sheet"
+    return base64.b64decode(found.group(1))
+
+
 def play(client: FlaskClient, series: dict[str, Any]) -> None:
     auth = {"Authorization": f"Bearer {series['edit_token']}"}
     url = f"/api/v1/series/{series['id']}/rounds"
@@ -165,7 +175,7 @@ def test_render_cache_keeps_within_its_bytes() -> None:
 
 def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
     from companion import ROOT
-    from companion.pdf import html_to_pdf
+    from companion.pdf import data_uri, html_to_pdf
 
     secret = tmp_path / "secret.png"
     secret.write_bytes(b"\\x89PNG not really")
@@ -178,16 +188,20 @@ def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
             fetched.append(record.getMessage())
 
     handler = Catch()
+    inline = data_uri("image/svg+xml", b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>')
     logging.getLogger("weasyprint").addHandler(handler)
     try:
         data = html_to_pdf(f'<img src="{secret.as_uri()}"><img src="http://127.0.0.1:9/x.png">'
-                           f'<img src="../pyproject.toml"><img src="icons/icon.svg">', static)
+                           f'<img src="../pyproject.toml"><img src="icons/icon.svg">'
+                           f'<img src="{inline}">'
+                           f'<img src="ftp://127.0.0.1/x.png">', static)
     finally:
         logging.getLogger("weasyprint").removeHandler(handler)
     assert data.startswith(b"%PDF-")
     refused = " ".join(fetched)
     assert "secret.png" in refused and "127.0.0.1" in refused and "pyproject.toml" in refused
-    assert "icon.svg" not in refused
+    assert "ftp://" in refused
+    assert "icon.svg" not in refused and "data:" not in refused  # the document's own inline images are read
 
 
 def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient, series: dict[str, Any]) -> None:
@@ -203,7 +217,11 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
                       headers={"Authorization": f"Bearer {series['edit_token']}"}).status_code == 200
     with client.application.test_request_context("/?lang=en"):
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series["id"])))
-    assert "<polyline" in html and "stroke-dasharray" in html  # the page's chart with its loss line
+    chart = embedded(html, "image/svg+xml").decode()  # the page's chart with its loss line, as an image of its own
+    assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
+    from companion.web.links import qr_png
+
+    assert embedded(html, "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow this series
     assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
     assert "size: A4 portrait" in html and "counter(pages)" in html
@@ -228,7 +246,8 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     with client.application.test_request_context("/?lang=en"):
         html = export.sheet_html(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
-    assert 2 <= html.count('class="tick"') <= export.PRINT_TICKS  # the page's chart has 12 round numbers
+    chart = embedded(html, "image/svg+xml").decode()
+    assert 2 <= chart.count('class="tick"') <= export.PRINT_TICKS  # the page's chart has 12 round numbers
     from companion.web.series_view import PALETTE
 
     for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header

@@ -25,7 +25,7 @@ from ..series_service import Series
 from ..storage import get_db, round_history
 from .conditional import conditional
 from .errors import answer
-from .links import public_url, qr_svg
+from .links import public_url, qr_png
 from .numbers import minus, signed
 from .pages import load_or_404
 from .series_view import Cell, SeriesView, event_text, history_view, series_view
@@ -103,6 +103,12 @@ def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
     return {**chart, "ticks": ticks[:: -(-len(ticks) // PRINT_TICKS) or 1]}
 
 
+def chart_src(chart: dict[str, Any]) -> str:
+    """The series page's chart as an SVG image of its own (a `data:` URL), its labels in the sheet's font."""
+    svg = render_template("_chart.html", chart=chart, chart_font=SHEET_FONT)
+    return pdf.data_uri("image/svg+xml", svg.encode("utf-8"))
+
+
 def sheet_context(series: Series) -> dict[str, Any]:
     view_url = public_url("series.show", series_id=series.id)
     created = datetime.fromisoformat(series.row.created_at)
@@ -112,7 +118,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
     return {
         "game": series,
         "view": view,
-        "chart": print_chart(view.chart),
+        "chart_src": chart_src(print_chart(view.chart)) if view.rounds else "",
         "final": final_standings(series.standings),
         "next_starter": series.standings.next_starter,
         "corrections": corrections(series),
@@ -121,9 +127,8 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
         "view_url": view_url,
-        "qr": qr_svg(view_url),
+        "qr_src": pdf.data_uri("image/png", qr_png(view_url)),
         "rows": sheet_rows(view),
-        "chart_font": "Sheet Sans",
         "colours": {p.name: p.colour for p in view.players},
         "footer": css_string(footer),
         "page_label": css_string(gettext("Page")),
@@ -140,6 +145,7 @@ def compact(html: str) -> str:
 
 
 SHEET_CSS = "scoresheet.css"  # the sheet's print stylesheet, in the static folder
+SHEET_FONT = "Sheet Sans"  # the font its @font-face rules name
 
 
 def sheet_html(series: Series) -> str:
