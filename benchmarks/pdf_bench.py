@@ -11,6 +11,13 @@ For 10, 100 and 300 rounds at the largest table a rule set allows:
    with the ETag it got (304).
 
 Run: python benchmarks/pdf_bench.py [--repeat 3]
+     python benchmarks/pdf_bench.py --depths   # why a render gets room on the stack (companion.pdf.with_stack_room)
+
+`--depths`: the same 10-round sheet's HTML rendered (WeasyPrint only) when entered at
+several depths of the caller's stack, as it is (`pdf.pdf_bytes`) and with room on the
+stack (`pdf.html_to_pdf`, see `pdf.with_stack_room`): CPython 3.11 frees its frame
+stack in 16 KB chunks, and a deep recursion that keeps crossing a chunk's edge pays
+for it at every crossing.
 """
 
 from __future__ import annotations
@@ -105,6 +112,7 @@ def peak_memory(fn: Callable[[], Any]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="renders per figure (the median is shown)")
+    parser.add_argument("--depths", action="store_true", help="render time by the caller's stack depth")
     args = parser.parse_args()
 
     from companion.pdf import html_to_pdf
@@ -112,9 +120,9 @@ def main() -> None:
     ruleset, most, options = largest_table()
     players = NAMES[:most]
     print(f"Largest table: {most} players ({ruleset}, options {options or 'as set'}); median of {args.repeat}.")
-    print("| rounds | app PDF s | bare WeasyPrint s | ratio | app CPU s | bare CPU s | CPU ratio | pages | PDF KB "
-          "| peak Python MB | peak RSS growth MB | cached repeat ms | 304 ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    header = ("| rounds | app PDF s | bare WeasyPrint s | ratio | app CPU s | bare CPU s | CPU ratio | pages | PDF KB "
+              "| peak Python MB | peak RSS growth MB | cached repeat ms | 304 ms |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": f"{folder}/bench.sqlite3", "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})
         client = app.test_client()
@@ -122,9 +130,44 @@ def main() -> None:
         static = app.static_folder or "static"
         client.get("/api/v1/health")
         html_to_pdf(bare_html({"players": [], "rounds": []}), static)  # WeasyPrint imported and warm
+        if args.depths:
+            depths(client, static, build_series(client, ruleset, players, options, 10), args.repeat)
+            return
+        print(header)
         for rounds in (10, 100, 300):
             created = build_series(client, ruleset, players, options, rounds)
             print(figures(client, renderer, static, created, rounds, args.repeat))
+
+
+def nested(depth: int, fn: Callable[[], Any]) -> Any:
+    """`fn()` called `depth` frames deeper than here."""
+    return fn() if depth == 0 else nested(depth - 1, fn)
+
+
+def depths(client: Any, static: str, created: dict[str, Any], repeat: int) -> None:
+    """CPU ms of one render of the sheet's HTML, entered at each depth: as it is, and with room on the stack."""
+    from companion import pdf, series_service
+    from companion.storage import get_db
+    from companion.web import export
+
+    with client.application.test_request_context("/?lang=ru"):
+        html = export.sheet_html(series_service.load(get_db(), created["id"]))
+
+    def as_it_is() -> bytes:
+        return pdf.pdf_bytes(html, static, export.SHEET_CSS)
+
+    def with_room() -> bytes:
+        return pdf.html_to_pdf(html, static, export.SHEET_CSS)
+
+    levels = list(range(0, 64, 4))
+    print("| entered at depth | " + " | ".join(str(d) for d in levels) + " |")
+    print("|---|" + "---:|" * len(levels))
+    for name, fn in (("as it is, ms", as_it_is), ("with room on the stack, ms", with_room)):
+        times = {d: [] for d in levels}
+        for _ in range(max(repeat, 5)):  # interleaved, so every depth sees the same machine load
+            for d in levels:
+                times[d].append(median_time(lambda d=d, fn=fn: nested(d, fn), 1, time.process_time))
+        print(f"| {name} | " + " | ".join(f"{statistics.median(times[d]) * 1000:.0f}" for d in levels) + " |")
 
 
 def figures(client: Any, renderer: Any, static: str, created: dict[str, Any], rounds: int, repeat: int) -> str:

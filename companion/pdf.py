@@ -16,18 +16,20 @@ import atexit
 import base64
 import functools
 import re
+import sys
 import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
 RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
 QUEUE_SECONDS = 1.0  # how long a request waits for a free slot (config PDF_QUEUE_SECONDS)
 RETRY_AFTER_SECONDS = 3
+STACK_ROOM_SLOTS = 16_500  # a frame of ~132 KB: CPython gives it a 256 KB stack chunk of its own (`with_stack_room`)
 CACHE_BYTES = 32 * 1024 * 1024  # kept PDFs, least recently used dropped first (config PDF_CACHE_BYTES)
 
 
@@ -146,8 +148,35 @@ def document(html: str, static_folder: str, stylesheet: str | None = None) -> It
         yield page.render(stylesheets=[css], font_config=fonts)
 
 
+T = TypeVar("T")
+
+
+def with_stack_room(fn: Callable[[], T]) -> T:
+    """`fn()`, with its calls' frames in a stack chunk of their own, larger than any of them needs.
+
+    CPython (3.11) keeps a thread's frames in 16 KB chunks and frees a chunk as soon as the calls
+    unwind out of it. WeasyPrint's layout recurses deeply, up and down: entered near a chunk's edge,
+    a render crossed that edge thousands of times, and took up to a quarter longer than the same
+    render entered a few frames higher or lower. Which it got depended only on how deep the caller's
+    stack happened to be (`python benchmarks/pdf_bench.py --depths`). This function's frame declares
+    a value stack of STACK_ROOM_SLOTS slots, which no chunk in use has room for: it gets a fresh
+    256 KB chunk, and the frames of `fn` fit in the half it leaves free.
+    """
+    return fn()
+
+
+if sys.implementation.name == "cpython":  # a frame's declared stack is what sizes its chunk there
+    with_stack_room.__code__ = with_stack_room.__code__.replace(co_stacksize=STACK_ROOM_SLOTS)
+
+
 def html_to_pdf(html: str, static_folder: str, stylesheet: str | None = None) -> bytes:
-    """`html` as PDF bytes; fonts and images from the static folder only (see `document`)."""
+    """`html` as PDF bytes; fonts and images from the static folder only (see `document`), laid out
+    with room on the stack (`with_stack_room`)."""
+    return with_stack_room(lambda: pdf_bytes(html, static_folder, stylesheet))
+
+
+def pdf_bytes(html: str, static_folder: str, stylesheet: str | None = None) -> bytes:
+    """`html` as PDF bytes, laid out on the caller's stack as it is (`html_to_pdf` is the one to use)."""
     with document(html, static_folder, stylesheet) as laid_out:
         pdf: bytes = laid_out.write_pdf()
     return pdf

@@ -162,6 +162,21 @@ def test_pdf_render_slots_answer_503_with_retry_after(client: FlaskClient, serie
     assert client.get(f"/series/{series['id']}/scoresheet.pdf").status_code == 200
 
 
+def test_a_render_gets_a_frame_that_declares_room_for_its_calls() -> None:
+    import sys
+
+    from companion import pdf
+
+    def nested(depth: int) -> bytes:  # a render entered deep in the caller's stack still renders
+        return nested(depth - 1) if depth else pdf.html_to_pdf("<p>101</p>", "static")
+
+    assert nested(200).startswith(b"%PDF-")
+    assert pdf.with_stack_room(lambda: 101) == 101
+    if sys.implementation.name == "cpython":
+        assert pdf.with_stack_room.__code__.co_stacksize == pdf.STACK_ROOM_SLOTS
+        assert pdf.STACK_ROOM_SLOTS * 8 > 128 * 1024  # more than half of a 256 KB chunk: never in one in use
+
+
 def test_render_cache_keeps_within_its_bytes() -> None:
     from companion.pdf import RenderCache
 
