@@ -284,8 +284,8 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
 
     play(client, series)
     expected = {
-        "ru": ("числом", "Вера: одни дамы в руке, 20", "Вера — проигрыш, счёт 110. Партия окончена", "Аня: выход на"),
-        "en": ("typed in", "Вера held only queens: 20", "Вера lost with 110. The series is over", "Аня went out on"),
+        "ru": ("числом", "Вера: одни дамы в руке, 20.", "Вера — проигрыш, счёт 110. Партия окончена.", "Аня: выход на"),
+        "en": ("typed in", "Вера held only queens: 20.", "Вера lost with 110. The series is over.", "Аня went out on"),
     }
     for lang, (typed, queens, end, said_by_the_square) in expected.items():
         response = client.get(f"/series/{series['id']}/scoresheet.pdf", headers={"Accept-Language": lang})

@@ -77,7 +77,7 @@ def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
     for line, played in zip(view.rounds, view.series.standings.rounds, strict=True):
         events = [event_text(e) for e in played.events if e.get("type") not in SAID_BY_THE_SQUARES]
         rows.append({"n": line.n, "redeal": line.redeal, "cells": [square(c, line.finish) for c in line.cells],
-                     "events": ". ".join(events)})  # each event is a sentence of its own
+                     "events": " ".join(f"{e}." for e in events)})  # each event is a sentence of its own
     return rows
 
 
