@@ -197,6 +197,28 @@ def test_a_number_of_us_is_a_number_of_players() -> None:
     assert "zzr6" not in tokens
 
 
+def test_numbers_said_in_several_words_are_numbers() -> None:
+    analyse = faq_search.analyse
+    assert analyse("набрал сто пять очков") == analyse("набрал 105 очков")
+    assert faq_search.analysis.OVER in analyse("one hundred and twenty points")
+    assert analyse("get to a hundred and one") == analyse("get to 101")
+    assert faq_search.analysis.numbers_in_words("девяносто девять плюс два") == "99 плюс два"
+    assert analyse("две семёрки") == analyse("2 семёрки")  # one number word stays a count of cards
+
+
+def test_starting_with_a_card_is_the_first_card() -> None:
+    first = faq_search.analysis.FIRST_CARD
+    assert first in faq_search.analyse("раунд начался с пикового короля")
+    assert first in faq_search.analyse("he started the round with an ace")
+    assert first not in faq_search.analyse("кто начинает с двумя игроками")
+    assert first not in faq_search.analyse("who starts with 2 players")
+
+
+def test_a_short_typo_is_found_by_its_one_edit_neighbours() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("can u go oit on a 6")[0].text == "can u go out on a 6"
+
+
 def test_unknown_words_weigh_by_what_kind_of_word_they_are() -> None:
     """A noun the FAQ never uses says the question is about something else; a verb or chat
     spelling it does not know says much less (morphology.word_kind)."""

@@ -384,6 +384,29 @@ def _reported_speech(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     return out
 
 
+START = "zzstart"  # the group of "начинать", "start"
+FIRST_CARD = "zzfirstcard"  # the group of "первая карта", "first card"
+_WITH = {"с", "со", "with"}
+
+
+def _starts_with_a_card(atoms: list[_Atom], vocab: Vocabulary) -> bool:
+    """A word of starting and, a few words on, "с"/"with" and a card («раунд начался с
+    пикового короля», "started the round with an ace"): the card the round opens with."""
+    for i, a in enumerate(atoms):
+        if a.word and vocab.group_of(a.word) == START:
+            for j in range(i + 1, min(i + 5, len(atoms) - 1)):
+                if atoms[j].word not in _WITH:
+                    continue
+                k = j + 1
+                while k < len(atoms) - 1 and atoms[k].word and vocab.is_stopword(atoms[k].word):
+                    k += 1  # "with an ace"
+                after = atoms[k + 1].word if k + 1 < len(atoms) else ""
+                if atoms[k].rank and (atoms[k].source.isdigit() or not _is_number(atoms[k].source)) \
+                        and vocab.group_of(after) != PLAYER:  # not "with 2 players"
+                    return True
+    return False
+
+
 def _is_number(word: str) -> bool:
     """A number in digits or words ("6", "шесть", "five"), not a card's name («шестёрка»)."""
     found = cards.card_word(word) if word and not word.isdigit() else None
@@ -407,6 +430,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         out.append(_Atom(concept=COVER_WITH))
     if _calls_a_suit(atoms, vocab):
         out.append(_Atom(concept=CALL_SUIT))
+    if _starts_with_a_card(atoms, vocab):
+        out.append(_Atom(concept=FIRST_CARD))
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
@@ -442,10 +467,80 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     return out
 
 
+# Numbers said in words, several words long («сто пять», «девяносто девять», "a hundred and
+# one"), are read as the number, so that a total said aloud means what its digits mean (over the
+# line, exactly 101). One number word alone stays a word (a count of cards: «две семёрки»).
+_UNITS = {
+    **dict.fromkeys(("один", "одна", "одно", "одного", "одной", "one"), 1),
+    **dict.fromkeys(("два", "две", "двух", "two"), 2), **dict.fromkeys(("три", "трех", "three"), 3),
+    **dict.fromkeys(("четыре", "четырех", "four"), 4), **dict.fromkeys(("пять", "пяти", "five"), 5),
+    **dict.fromkeys(("шесть", "шести", "six"), 6), **dict.fromkeys(("семь", "семи", "seven"), 7),
+    **dict.fromkeys(("восемь", "восьми", "eight"), 8), **dict.fromkeys(("девять", "девяти", "nine"), 9),
+}
+_TEENS = {
+    **dict.fromkeys(("десять", "ten"), 10), **dict.fromkeys(("одиннадцать", "eleven"), 11),
+    **dict.fromkeys(("двенадцать", "twelve"), 12), **dict.fromkeys(("тринадцать", "thirteen"), 13),
+    **dict.fromkeys(("четырнадцать", "fourteen"), 14), **dict.fromkeys(("пятнадцать", "fifteen"), 15),
+    **dict.fromkeys(("шестнадцать", "sixteen"), 16), **dict.fromkeys(("семнадцать", "seventeen"), 17),
+    **dict.fromkeys(("восемнадцать", "eighteen"), 18), **dict.fromkeys(("девятнадцать", "nineteen"), 19),
+}
+_TENS = {
+    **dict.fromkeys(("двадцать", "twenty"), 20), **dict.fromkeys(("тридцать", "thirty"), 30),
+    **dict.fromkeys(("сорок", "forty"), 40), **dict.fromkeys(("пятьдесят", "fifty"), 50),
+    **dict.fromkeys(("шестьдесят", "sixty"), 60), **dict.fromkeys(("семьдесят", "seventy"), 70),
+    **dict.fromkeys(("восемьдесят", "eighty"), 80), **dict.fromkeys(("девяносто", "девяноста", "ninety"), 90),
+}
+_HUNDREDS = {"сто": 100, "ста": 100, "hundred": 100, "двести": 200, "триста": 300}
+
+
+def _number_value(words: list[str]) -> tuple[int, int] | None:
+    """The value of the longest number said in words at the start of `words`, and how many words it took."""
+    value, used, place = 0, 0, 4  # place: 3 hundreds, 2 tens, 1 units or teens
+    i = 0
+    if len(words) > 1 and words[0] in ("a", "one") and words[1] == "hundred":
+        i = 1
+    while i < len(words):
+        w = words[i]
+        if w == "and" and value >= 100 and place == 3:
+            i += 1
+            continue
+        if w in _HUNDREDS and place > 3:
+            value, place = value + _HUNDREDS[w], 3
+        elif w in _TENS and place > 2:
+            value, place = value + _TENS[w], 2
+        elif w in _TEENS and place > 2:
+            value, place = value + _TEENS[w], 1
+        elif w in _UNITS and place > 1:
+            value, place = value + _UNITS[w], 1
+        else:
+            break
+        i += 1
+        used = i
+    return (value, used) if used >= 2 and place < 4 else None
+
+
+def numbers_in_words(text: str) -> str:
+    """`text` with every number said in two or more words written in digits (folded text)."""
+    words = text.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        found = _number_value(words[i:i + 6]) if words[i] in _HUNDREDS or words[i] in _TENS or words[i] in (
+            "a", "one") else None
+        if found and found[1] >= 2 and found[0] >= 20:
+            out.append(str(found[0]))
+            i += found[1]
+        else:
+            out.append(words[i])
+            i += 1
+    return " ".join(out)
+
+
 def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool = False) -> list[str]:
     """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
     vocab = vocab or vocabulary()
     text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
+    text = numbers_in_words(text)
     if vocab.expand:
         text = _WORD.sub(lambda m: vocab.expand.get(m.group(0), m.group(0)), text)
     atoms = _relations(_reported_speech(_join_cards(list(_atoms(text, vocab)), vocab), vocab), vocab)

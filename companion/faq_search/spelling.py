@@ -71,6 +71,12 @@ class SpellIndex:
             if swapped in self.words and swapped != word:
                 swaps.add(swapped)
                 shared[swapped] = max(shared.get(swapped, 0), len(grams))
+        if len(word) <= 4:
+            # A short word shares few trigrams with the word meant ("oit" and "out" none): its
+            # one-edit neighbours are few enough to try directly.
+            for near in _one_edit(word):
+                if near in self.words:
+                    shared[near] = max(shared.get(near, 0), len(grams))
         script = script_of(word)
         best: tuple[int, bool, int, str] | None = None
         for w, n in shared.items():
@@ -86,6 +92,20 @@ class SpellIndex:
             if best is None or key < best:
                 best = key
         return best[3] if best else None
+
+
+_ALPHABETS = {"ru": "абвгдежзийклмнопрстуфхцчшщъыьэюя", "en": "abcdefghijklmnopqrstuvwxyz"}
+
+
+def _one_edit(word: str) -> set[str]:
+    """Every word one deletion, substitution or insertion away (in the word's own alphabet)."""
+    letters = _ALPHABETS[script_of(word)]
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {a + b[1:] for a, b in splits if b}
+    out |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    out |= {a + c + b for a, b in splits for c in letters}
+    out.discard(word)
+    return out
 
 
 # A word: Latin letters with apostrophes inside («skol'ko», "don't"), or any other run of
