@@ -214,6 +214,13 @@ def test_starting_with_a_card_is_the_first_card() -> None:
     assert first not in faq_search.analyse("who starts with 2 players")
 
 
+def test_a_verb_between_a_card_and_on_keeps_the_relation() -> None:
+    same = faq_search.ONTO_SAME
+    assert same in faq_search.analyse("can a queen go on a queen")
+    assert same in faq_search.analyse("даму можно положить на даму")
+    assert same not in faq_search.analyse("дама на руках")
+
+
 def test_a_short_typo_is_found_by_its_one_edit_neighbours() -> None:
     engine = faq_search.search_engine()
     assert engine.read("can u go oit on a 6")[0].text == "can u go out on a 6"

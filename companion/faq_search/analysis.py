@@ -329,7 +329,9 @@ ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черв
 
 
 _ONTO_TOP = {"top", "верх"}  # "on top of": still onto
-_PEOPLE = {"us", "them", "you"}  # "six of us": a number of players
+_PEOPLE = {"us", "them", "you"}
+_GO = {"go", "goes", "going", "went", "идет", "пойдет", "ходить", "ходит"}  # "a queen goes on…"
+PLAY = "zzplay"  # the group of "положить", "play"  # "six of us": a number of players
 
 
 def _calls_a_suit(atoms: list[_Atom], vocab: Vocabulary) -> bool:
@@ -448,9 +450,16 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
                 out.append(_Atom(concept=number_token(a.rank)))  # "two players", "draw 2": a number, not a card
             continue
         out.append(a)
-        if not (a.rank or a.suit) or not nxt or nxt.word not in vocab.onto:
+        if not (a.rank or a.suit) or not nxt:
             continue
-        j = i + 2
+        on = i + 1  # "on" right after the card, or after a verb of playing ("a queen goes on a queen")
+        while on < min(i + 3, len(atoms) - 1) and atoms[on].word and (
+                atoms[on].word in _GO or vocab.group_of(atoms[on].word) == PLAY or vocab.is_stopword(atoms[on].word)) \
+                and atoms[on].word not in vocab.onto:
+            on += 1
+        if atoms[on].word not in vocab.onto:
+            continue
+        j = on + 1
         while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP):
             j += 1  # "on a ten", "on the queen", "on top of his queen"
         b = atoms[j] if j < len(atoms) else None
