@@ -221,6 +221,14 @@ def test_a_verb_between_a_card_and_on_keeps_the_relation() -> None:
     assert same not in faq_search.analyse("дама на руках")
 
 
+def test_a_card_number_with_the_ending_of_its_name_is_the_card() -> None:
+    analyse = faq_search.analyse
+    assert analyse("мне 7ку кинули") == analyse("мне семёрку кинули")
+    assert analyse("10ка меняет") == analyse("десятка меняет")
+    assert "zzr9" in analyse("skoka ochkov za 9ku")
+    assert faq_search.analysis.SAME_RANK in analyse("две 7ки")
+
+
 def test_a_short_typo_is_found_by_its_one_edit_neighbours() -> None:
     engine = faq_search.search_engine()
     assert engine.read("can u go oit on a 6")[0].text == "can u go out on a 6"

@@ -63,6 +63,9 @@ _SCAN = re.compile(r"(?P<card>(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣
 _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
 _CYR_CARD = re.compile(r"(10|[6-9]|[вдкт])([пчбтк])")
 _WORD = re.compile(r"[\w-]+")
+# A number of a card written with the ending of its name, as people type fast: «7ку», «10ка»,
+# «6ки», «9кой», "7ku", "10ka".
+_DIGIT_CARD = re.compile(r"(10|[2-9])-?(к|ка|ки|ку|ке|кой|кою|ок|ами|ками|ках|k|ka|ki|ku|ke|koj|koi|koy|ok)")
 # Compact forms that are more often English words or plurals ("as", "ad", "7s").
 _LAT_CARD_WORDS = {"as", "ad"}
 _CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
@@ -264,6 +267,10 @@ def _atoms(text: str, vocab: Vocabulary) -> Iterator[_Atom]:
                     yield _Atom(rank=rank)
                 else:
                     yield _Atom(rank=rank, suit=suit, is_card=True)
+                continue
+            digit_card = _DIGIT_CARD.fullmatch(word)
+            if digit_card:  # «7ку», «10ка», "7ku": a card's number with the ending of its name
+                yield _Atom(rank=digit_card.group(1), source=word)
                 continue
             cyr = _CYR_CARD.fullmatch(word)
             if cyr:
