@@ -64,8 +64,8 @@ _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
 _CYR_CARD = re.compile(r"(10|[6-9]|[вдкт])([пчбтк])")
 _WORD = re.compile(r"[\w-]+")
 # A number of a card written with the ending of its name, as people type fast: «7ку», «10ка»,
-# «6ки», «9кой», "7ku", "10ka".
-_DIGIT_CARD = re.compile(r"(10|[2-9])-?(к|ка|ки|ку|ке|кой|кою|ок|ами|ками|ках|k|ka|ki|ku|ke|koj|koi|koy|ok)")
+# «6ки», «9кой», "7ku", "10ka"; at least two letters: «10к» is the ten of clubs.
+_DIGIT_CARD = re.compile(r"(10|[2-9])-?(ка|ки|ку|ке|кой|кою|ок|ками|ках|ka|ki|ku|ke|koj|koi|koy|ok)")
 # Compact forms that are more often English words or plurals ("as", "ad", "7s").
 _LAT_CARD_WORDS = {"as", "ad"}
 _CAPS_CARDS = re.compile(r"(?<!\w)(A)([SD])(?!\w)")  # ...unless written in capitals: AS, AD
