@@ -253,6 +253,16 @@ def test_words_of_other_subjects_mean_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
 
 
+def test_a_word_that_only_comes_with_other_subjects_does_not_block_a_rule_question() -> None:
+    """«дети», "kids", «игральные» come with questions the FAQ does not answer, and with rule
+    questions too: they weigh less than a word of another subject."""
+    assert faq_search.index.ASIDE in faq_search.analyse("дети")
+    found = faq_search.answer("дети играют вдвоём можно ли")
+    assert found.answered and "two-players" in [r.slug for r in found.results[:3]]
+    assert faq_search.answer("сколько игральных карт в колоде для сто одно").answered
+    assert not faq_search.answer("как распечатать лист со счётом").answered
+
+
 def test_no_entry_asks_about_another_subject() -> None:
     """The off-topic words never occur in a question or keyword (they would make it unreachable)."""
     for entry in faq.all_entries():
@@ -260,6 +270,7 @@ def test_no_entry_asks_about_another_subject() -> None:
             t = entry.text(lang)
             tokens = faq_search.analyse("\n".join([t.question, *t.keywords]))
             assert faq_search.index.OFF_TOPIC not in tokens, entry.slug
+            assert faq_search.index.ASIDE not in tokens, entry.slug
 
 
 def test_covering_a_card_with_another_is_one_concept() -> None:

@@ -69,12 +69,15 @@ NUMBER_PREFIX = number_token("")
 COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
 OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_synonyms.toml)
 OFF_TOPIC_WEIGHT = 3.0    # ...each weighs this many unknown words
+ASIDE = "zzaside"         # words that come with such subjects, and sometimes with a rule question
+ASIDE_WEIGHT = 1.5        # ...each weighs this many unknown words
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
-# `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the gap between the
-# highest known share of an off-topic question and the lowest of an on-topic one.
-MIN_KNOWN = 0.55      # share of the question's weight the index knows
+# `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the band of lines that meet
+# both goals there (off-topic "no answer" ≥ 95 %, on-topic wrongly "no answer" ≤ 2 %) before
+# refusals start to grow.
+MIN_KNOWN = 0.57      # share of the question's weight the index knows
 MIN_COVERAGE = 0.1    # share of the question's weight the best entry contains
 MIN_SCORE = 0.0       # the best entry's score
 UNKNOWN_WEIGHT = 0.7  # weight of a token the index has never seen, in units of the rarest token's idf
@@ -166,7 +169,7 @@ class FaqSearch:
         self.idf = {t: math.log(1 + n / d) for t, d in df.items()}
         self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
         known_words = set(surface) | self.vocab.words | set(cards.word_forms())
-        other_subjects = {w for w, found in self.vocab.surface.items() if found == (OFF_TOPIC,)}
+        other_subjects = {w for w, found in self.vocab.surface.items() if found in ((OFF_TOPIC,), (ASIDE,))}
         self.spell = SpellIndex(known_words, surface, near_only=other_subjects)
         russian = {w for w in known_words | self.vocab.stopwords if morphology.script_of(w) == "ru" and w.isalpha()}
         forms = set(russian)
@@ -231,8 +234,9 @@ class FaqSearch:
             for t in query
             if t in self.idf and t != OFF_TOPIC
         )
-        # A word of another subject (another game, the app, money) is unknown, twice over.
-        total += self.unknown_idf * OFF_TOPIC_WEIGHT * tokens.count(OFF_TOPIC)
+        # A word of another subject (another game, the app, money) is unknown, several times over;
+        # a word that comes with such subjects but also with rule questions, less.
+        total += self.unknown_idf * (OFF_TOPIC_WEIGHT * tokens.count(OFF_TOPIC) + ASIDE_WEIGHT * tokens.count(ASIDE))
         return total, known
 
     def rank(self, tokens: Sequence[str], lang: str, ruleset: str | None = None) -> list[Result]:
