@@ -28,7 +28,10 @@ each), the query's words joined with OR, ranked by bm25(); it says "no answer"
 only when no word matches at all.
 
 Latency: `answer()` per question over every question above, after one warm-up
-pass (the engine is built once per process, like the server's).
+pass (the engine is built once per process, like the server's, and keeps what it has
+read: stems, dictionary look-ups, transliterations); then again with a word never seen
+added; and the warm-up pass itself (each question's first sight, every cache cold for
+its words).
 """
 
 from __future__ import annotations
@@ -189,6 +192,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ours = faq_search.search_engine()
     build_ms = (time.perf_counter() - start) * 1000
     baseline = PlainFts(entries)
+    # Each question's first sight, before anything else ran on it: every cache cold for its words.
+    first, first_cpu = [], []
+    for text in (str(q["text"]) for s in [*available(TUNING), *(available(REPORTS) if args.report else [])]
+                 for q in load_questions(s)):
+        t0, c0 = time.perf_counter(), time.process_time()
+        ours.answer(text)
+        first.append((time.perf_counter() - t0) * 1000)
+        first_cpu.append((time.process_time() - c0) * 1000)
 
     def ours_answers(q: str) -> list[str]:
         return [r.slug for r in ours.answer(q, limit=10).results]
@@ -250,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ours.answer(text + " xq")  # a word never seen: the reader and analyser work afresh on it
         cold.append((time.perf_counter() - t0) * 1000)
         cold_cpu.append((time.process_time() - c0) * 1000)
-    for label, ts, cs in (("answer() latency (ms)", times, cpu), ("  with an unseen word", cold, cold_cpu)):
+    for label, ts, cs in (("answer() latency (ms)", times, cpu), ("  with an unseen word", cold, cold_cpu),
+                          ("  first sight, cold", first, first_cpu)):
         p95 = statistics.quantiles(ts, n=20)[-1]
         verdict = "within" if p95 < TARGET_MS else "OVER"
         print(f"{label:<24} n={len(ts)} median {statistics.median(ts):.2f}  p95 {p95:.2f}  max {max(ts):.2f}"

@@ -178,6 +178,7 @@ class FaqSearch:
         self.translit = TranslitIndex(forms, surface, preferred=russian)
         english = frozenset(w for w in known_words | self.vocab.stopwords if w.isascii() and w.isalpha())
         self.reader = QueryReader(self.spell, self.translit, english, self._known)
+        morphology.english_words()  # loaded now, not by the first English question (~0.15 s)
         # What an entry's questions name, read once per entry:
         questions = {slug: analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) for slug, e in self.entries.items()}
         # the rank it is about: the only rank its questions name ("Что делает семёрка?");

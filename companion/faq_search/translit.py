@@ -139,6 +139,9 @@ def renderings(word: str) -> list[str]:
     return out
 
 
+_LOOKUPS_KEPT = 50_000  # lookups remembered per index (dict assignment is atomic: thread-safe enough)
+
+
 @dataclass(frozen=True)
 class Match:
     word: str        # the Cyrillic word
@@ -156,6 +159,7 @@ class TranslitIndex:
         ranked = sorted(set(words) | first, key=lambda w: (w not in first, -frequency.get(w, 0), len(w), w))
         for w in ranked:  # a preferred, then the most frequent word keeps a skeleton two words share
             self.by_skeleton.setdefault(skeleton(w), w)
+        self._looked_up: dict[str, Match | None] = {}
         self.by_trigram: dict[str, list[str]] = {}
         for sk in sorted(self.by_skeleton):
             if len(sk) >= 4:
@@ -171,6 +175,15 @@ class TranslitIndex:
 
     def lookup(self, word: str) -> Match | None:
         """The known word a Latin word stands for: exact skeleton, else the nearest (short words: exact only)."""
+        if word in self._looked_up:  # a reader asks twice per word; a server meets the same words again
+            return self._looked_up[word]
+        if len(self._looked_up) >= _LOOKUPS_KEPT:
+            self._looked_up.clear()
+        found = self._lookup(word)
+        self._looked_up[word] = found
+        return found
+
+    def _lookup(self, word: str) -> Match | None:
         found = self.exact(word)
         if found:
             return Match(found, 0)
