@@ -2,7 +2,7 @@
 never a question's text (held-out halves stay unread).
 
     python3 benchmarks/faq_eval/check.py          # every set below
-    python3 benchmarks/faq_eval/check.py v5       # one set (both its halves together)
+    python3 benchmarks/faq_eval/check.py v6       # one set (both its halves together)
 
 For every set: each question has exactly text, kind, lang and expect; slugs exist, none twice
 in one question; kinds and langs are allowed and fit each other (translit has no Cyrillic,
@@ -59,6 +59,9 @@ SETS = {
     "v5": Spec(("v5_tune", "v5_heldout"), (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout"), per_entry=4,
                total=260, even_split=True,
                minimum={"translit": 60, "runon": 60, "slang": 45, "mixed": 20, "plain": 50, "offtopic": 50}),
+    "v6": Spec(("v6_heldout",), (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout"),
+               per_entry=2,
+               minimum={"translit": 30, "runon": 30, "slang": 25, "mixed": 10, "plain": 20, "offtopic": 35}),
 }
 
 
