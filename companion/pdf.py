@@ -76,11 +76,7 @@ def _static_fetcher_class() -> Any:
 
 
 def data_uri(mime: str, data: bytes) -> str:
-    """`data` as a `data:` URL, for an image the document carries itself (a chart, a QR code).
-
-    WeasyPrint reads an SVG given as an image with its own small parser and styles it with its own
-    attributes only; the same SVG inline in the HTML is parsed and styled as part of the page,
-    which took about a tenth of a 10-round scoresheet's render."""
+    """`data` as a `data:` URL, for an image the document carries itself (a chart, a QR code)."""
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
 

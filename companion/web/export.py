@@ -104,7 +104,10 @@ def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
 
 
 def chart_src(chart: dict[str, Any]) -> str:
-    """The series page's chart as an SVG image of its own (a `data:` URL), its labels in the sheet's font."""
+    """The series page's chart as an SVG image of its own (a `data:` URL), its labels in the sheet's font.
+
+    As an image WeasyPrint reads the SVG with its own small parser and styles it by its own attributes;
+    inline in the HTML it was parsed and styled as part of the page (about a tenth of a 10-round sheet)."""
     svg = render_template("_chart.html", chart=chart, chart_font=SHEET_FONT)
     return pdf.data_uri("image/svg+xml", svg.encode("utf-8"))
 
@@ -116,7 +119,6 @@ def sheet_context(series: Series) -> dict[str, Any]:
     names = [p.name for p in view.players]
     footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
     return {
-        "game": series,
         "view": view,
         "chart_src": chart_src(print_chart(view.chart)) if view.rounds else "",
         "final": final_standings(series.standings),
@@ -126,10 +128,8 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
-        "view_url": view_url,
         "qr_src": pdf.data_uri("image/png", qr_png(view_url)),
         "rows": sheet_rows(view),
-        "colours": {p.name: p.colour for p in view.players},
         "footer": css_string(footer),
         "page_label": css_string(gettext("Page")),
     }
