@@ -164,12 +164,10 @@ def word_kind(word: str) -> str:
     if len(word) <= 2 or not word.isalpha():
         return NONWORD
     if script_of(word) == "ru":
-        if not is_dictionary_word(word):
+        if not is_common_word(word):  # no dictionary word, or only a name («серёга», «пашка» as a player)
             return NONWORD
         with _lock:
             parses = analyzer().parse(word)
-        if not is_common_word(word):
-            return NONWORD  # only a name («серёга», «пашка» as a player): says nothing of the subject
         return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT else GENERIC
     if not is_english_word(word):
         return NONWORD
