@@ -51,6 +51,7 @@ class Spec:
 
 
 V1_V2 = ("dev", "dev2", "holdout", "v2_tune", "v2_heldout")
+V7_EARLIER = (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout", "v6_heldout")
 SETS = {
     "v3": Spec(("v3_tune", "v3_heldout"), V1_V2, per_entry=1, runon_unpunctuated=True,
                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 10, "plain": 40, "offtopic": 40}),
@@ -62,6 +63,13 @@ SETS = {
     "v6": Spec(("v6_heldout",), (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout"),
                per_entry=2,
                minimum={"translit": 30, "runon": 30, "slang": 25, "mixed": 10, "plain": 20, "offtopic": 35}),
+    # v7: two halves written blind side by side by two writers, both held out (report only); each half checked
+    # alone while it is written, then the two together
+    **{half: Spec((f"{half}_heldout",), V7_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
+                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
+       for half in ("v7a", "v7b")},
+    "v7": Spec(("v7a_heldout", "v7b_heldout"), V7_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
+               minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
 }
 
 
@@ -154,7 +162,7 @@ def check(name: str, spec: Spec) -> int:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(SETS)
+    names = argv or [n for n, spec in SETS.items() if all((EVAL / f"{h}.toml").exists() for h in spec.halves)]
     unknown = [n for n in names if n not in SETS]
     if unknown:
         print(f"unknown set {', '.join(unknown)}; the sets: {', '.join(SETS)}")
