@@ -385,7 +385,7 @@ def test_answer_never_fails(q: str) -> None:
     assert 0.0 <= found.known <= 1.0 + 1e-9
 
 
-# Every set tuned on up to the third round (benchmarks/faq_eval/README.md). The held-out set v5_heldout is read only
+# Every set tuned on up to the third round (benchmarks/faq_eval/README.md). The held-out sets (v7) are read only
 # by benchmarks/faq_search_bench.py --report, never by the tests.
 TUNING_MATERIAL = ("dev", "dev2", "holdout", "v2_tune", "v2_heldout", "v3_tune")
 
