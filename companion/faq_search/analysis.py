@@ -32,7 +32,7 @@ from typing import Any
 from ..core import cards
 from ..core.rules import RULESETS
 from ..faq import DATA, LANGS
-from .morphology import is_dictionary_word, is_instrumental, is_third_person, lemma, stem
+from .morphology import is_dictionary_word, is_instrumental, is_third_person, lemma, lemmas, stem
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -308,11 +308,11 @@ def _join_cards(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
             if j < len(atoms):
                 b = atoms[j]
                 if a.rank and b.suit and not b.rank:
-                    out.append(_Atom(rank=a.rank, suit=b.suit, is_card=True))
+                    out.append(_Atom(rank=a.rank, suit=b.suit, is_card=True, source=a.source))
                     i = j + 1
                     continue
                 if a.suit and b.rank and not b.suit and j == i + 1:
-                    out.append(_Atom(rank=b.rank, suit=a.suit, is_card=True))
+                    out.append(_Atom(rank=b.rank, suit=a.suit, is_card=True, source=b.source))
                     i = j + 1
                     continue
         out.append(a)
@@ -336,6 +336,10 @@ ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черв
 
 
 _ONTO_TOP = {"top", "верх"}  # "on top of": still onto
+EFFECT = "zzeffect"  # the group of "делает", "what does"
+_MAKES = {"makes", "make", "made", "forces", "lets"}  # after a card: what it does to the players
+# a card played on it: on the one named before
+_IT = {"it", "that", "this", "him", "her", "нее", "него", "ту", "этот", "эту"}
 _PEOPLE = {"us", "them", "you"}
 _GO = {"go", "goes", "going", "went", "идет", "пойдет", "ходить", "ходит"}  # "a queen goes on…"
 PLAY = "zzplay"  # the group of "положить", "play"  # "six of us": a number of players
@@ -381,13 +385,20 @@ _REPORTED_NEXT = frozenset({
 _THIRD_PERSON_EN = frozenset({"says", "said", "saying", "tells", "told", "telling", "claims", "claimed", "reckons"})
 
 
+# ...or a card of some rank, bare or after an article: what someone claims a card does
+# ("my friend says an ace makes me draw", «пашка говорит дама кроет всё»); a suit after a word of
+# saying is a suit called, and "says last card" is the call itself.
+_ARTICLES = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their"})
+
+
 def _reported_speech(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     """Drop a word of saying that reports someone's words (see above); keep the rest."""
     out = []
     for i, a in enumerate(atoms):
-        nxt = atoms[i + 1].word if i + 1 < len(atoms) else ""
-        if a.word and nxt in _REPORTED_NEXT and (a.word in _THIRD_PERSON_EN or is_third_person(a.word)) \
-                and vocab.group_of(a.word) == ANNOUNCE:
+        nxt = atoms[i + 1] if i + 1 < len(atoms) else _Atom()
+        card = atoms[i + 2] if nxt.word in _ARTICLES and i + 2 < len(atoms) else nxt
+        if a.word and (nxt.word in _REPORTED_NEXT or card.rank) \
+                and (a.word in _THIRD_PERSON_EN or is_third_person(a.word)) and vocab.group_of(a.word) == ANNOUNCE:
             continue
         out.append(a)
     return out
@@ -432,9 +443,25 @@ def onto_token(rank: str) -> str:
     return f"zzonto{rank}"
 
 
+ASIDE = "zzaside"  # the group of words that come with subjects no rule settles (advice, luck)
+_BETTER = frozenset({"лучше", "выгоднее", "better", "smarter", "wiser"})
+_OR = frozenset({"или", "or"})
+
+
+def _weighs_a_choice(atoms: list[_Atom]) -> int | None:
+    """Where "better" stands with "or" a few words on («лучше сразу сбросить даму или придержать»,
+    "is it better to lead the ace or keep it"): a choice the rules leave to the player, advice
+    rather than a rule; the word "better" then stands for that (ASIDE), not for itself."""
+    return next((i for i, a in enumerate(atoms)
+                 if a.word in _BETTER and any(b.word in _OR for b in atoms[i + 1:i + 7])), None)
+
+
 def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     """Add relation concepts: a count before a rank, and one card phrase played onto another."""
     out: list[_Atom] = []
+    choice = _weighs_a_choice(atoms)
+    if choice is not None:
+        atoms = [*atoms[:choice], _Atom(concept=ASIDE), *atoms[choice + 1:]]
     if _covers_with(atoms, vocab):
         out.append(_Atom(concept=COVER_WITH))
     if _calls_a_suit(atoms, vocab):
@@ -443,6 +470,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         out.append(_Atom(concept=FIRST_CARD))
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
+        if a.rank and nxt and nxt.word in _MAKES:
+            out.append(_Atom(concept=EFFECT))  # "an ace makes me draw": what the card does
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token(a.rank)))  # "6 people", "пять игроков": a number of players
             continue
@@ -467,9 +496,12 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if atoms[on].word not in vocab.onto:
             continue
         j = on + 1
-        while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP):
-            j += 1  # "on a ten", "on the queen", "on top of his queen"
-        b = atoms[j] if j < len(atoms) else None
+        if j < len(atoms) and atoms[j].word in _IT:  # "my own seven on it": the card named before
+            b = next((c for c in reversed(atoms[:i]) if c.rank or c.suit), None)
+        else:
+            while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP):
+                j += 1  # "on a ten", "on the queen", "on top of his queen"
+            b = atoms[j] if j < len(atoms) else None
         if b is None or not (b.rank or b.suit):
             continue
         if a.rank and not b.rank and _is_suit_adjective(b.source):
@@ -578,7 +610,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                 if w in vocab.surface:
                     tokens.extend(vocab.surface[w])
                 elif keep_stopwords or not vocab.is_stopword(w):
-                    found = vocab.lemmas.get(lemma(w)) if vocab.lemmas and _CYRILLIC.search(w) else None
+                    found = _listed_lemma(w, vocab) if vocab.lemmas and _CYRILLIC.search(w) else None
                     tokens.extend(found or vocab.phrases.get((stems[i],), (stems[i],)))
                 i += 1
         words.clear()
@@ -591,6 +623,15 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
             tokens.extend(atom.tokens())
     flush()
     return tokens
+
+
+def _listed_lemma(word: str, vocab: Vocabulary) -> tuple[str, ...] | None:
+    """The group of a listed word `word` is a form of: by its likeliest reading, else by any reading
+    of it («крыл» is likeliest «крыло», a wing, but at a card table it is «крыть», to cover)."""
+    found = vocab.lemmas.get(lemma(word))
+    if found is None:
+        found = next((vocab.lemmas[base] for base in lemmas(word) if base in vocab.lemmas), None)
+    return found
 
 
 def card_concepts(text: str) -> list[str]:

@@ -123,6 +123,17 @@ def lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=100_000)
+def lemmas(word: str) -> tuple[str, ...]:
+    """Every dictionary form a known Russian word may be a form of, likeliest first («крыл»: «крыло»,
+    then «крыть»); `(word,)` for any other word."""
+    if not is_dictionary_word(word):
+        return (word,)
+    with _lock:
+        parses = analyzer().parse(word)
+    return tuple(dict.fromkeys(str(p.normal_form).replace("ё", "е") for p in parses)) or (word,)
+
+
+@lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
     """The index term of one folded word (see the module docstring)."""
     if word.isdigit():
