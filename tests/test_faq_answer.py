@@ -596,3 +596,80 @@ def test_better_with_or_is_a_choice_and_better_alone_is_not() -> None:
     assert faq_search.index.ASIDE not in faq_search.analyse("fewer points is better")
     assert faq_search.answer("is a low score better").answered
     assert faq_search.answer("меньше очков лучше?").answered
+
+
+def test_six_typed_for_sh_inside_a_latin_word() -> None:
+    engine = faq_search.search_engine()
+    assert engine.read("ja vy6el damoj")[0].text == "я вышел дамой"
+    assert "zzr6" in engine.analyse_query("skoka za 6ku")  # a 6 before the ending is still the card
+
+
+def test_a_tag_question_asks_for_agreement_not_a_direction() -> None:
+    analyse = faq_search.analyse
+    assert analyse("a queen goes on anything, right?") == analyse("a queen goes on anything")
+    assert analyse("and then it's his go right") == analyse("and then it's his go")
+    assert analyse("туз пропускает, правильно?") == analyse("туз пропускает")
+    assert "zzdirection" in analyse("does play pass to the right?")
+
+
+def test_better_before_or_after_or_is_a_choice() -> None:
+    assert faq_search.index.ASIDE in faq_search.analyse("keep the king or is it better to dump it")
+    assert faq_search.index.ASIDE in faq_search.analyse("держать туза до конца или лучше сразу скинуть")
+
+
+def test_people_in_the_story_are_neither_known_nor_unknown() -> None:
+    """«бабушка», "my uncle": somebody in the story; an animate noun the FAQ never uses is no subject."""
+    kind = faq_search.morphology.word_kind
+    assert kind("зверь") == kind("клиент") == "generic"
+    assert kind("погода") == "content"
+    analyse = faq_search.analyse
+    assert faq_search.index.NARRATOR in analyse("бабушка говорит")
+    assert analyse("my uncle went out with a queen") == analyse("my aunt went out with a queen")
+    engine = faq_search.search_engine()
+    assert engine.answer("у тёти было 99, а теперь ровно 100 — это ноль?").answered
+    assert engine.read("reset the wifi")[0].text == "reset the wifi"  # no typo of "wife"
+
+
+def test_slang_and_chat_words_of_the_table() -> None:
+    analyse = faq_search.analyse
+    assert analyse("we redealt") == analyse("we redeal")
+    assert "zzdraw" in analyse("gotta grab 5")
+    assert "zzplay" in analyse("he smacked a seven down")
+    assert analyse("who goes 1st") == analyse("who goes first")
+    assert analyse("srsly ngl a queen") == analyse("a queen")
+    assert faq_search.card_concepts("тузяк") == ["zzra"]
+    assert analyse("he doesn't have it") == analyse("he has it")
+
+
+def test_a_number_of_points_is_no_card() -> None:
+    analyse = faq_search.analyse
+    assert "zzr2" not in analyse("I'm on 99 and scored 2 more")
+    assert "zzr7" not in analyse("она набрала ещё 7")
+    assert "zzr8" not in analyse("it costs 8 points")
+    assert "zzr7" in analyse("сколько очков за 7")
+
+
+def test_one_person_is_one_player() -> None:
+    assert faq_search.number_token("1") in faq_search.analyse("as soon as 1 person goes over")
+    assert faq_search.number_token("1") in faq_search.analyse("один игрок перебрал")
+
+
+def test_a_card_put_on_top_is_played_on_the_card_before() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.onto_token("q") in analyse("мне кинули семёрку, а я сверху даму")
+    assert faq_search.ONTO_SAME in analyse("он положил туза, а я сверху своего туза")
+
+
+def test_a_card_played_as_the_first_move_is_the_first_card() -> None:
+    assert faq_search.analysis.FIRST_CARD in faq_search.analyse("первым ходом положил пикового короля")
+    assert faq_search.analysis.FIRST_CARD in faq_search.analyse("as the first move I played a seven")
+    assert faq_search.analysis.FIRST_CARD not in faq_search.analyse("кто первым ходит")
+
+
+@pytest.mark.parametrize("q", ["карты слиплись от сока, как их разлепить", "с какого возраста дети понимают эту игру",
+                               "can we play in teams of two and add up the points",
+                               "никто не заметил что я положил не ту карту, это считается",
+                               "is he a cheater if he calls a suit he doesn't have",
+                               "keep track of the cards played so far, any trick?"])
+def test_subjects_around_the_table_that_no_rule_settles_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered

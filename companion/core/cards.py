@@ -240,7 +240,7 @@ _RU_RANKS: dict[Rank, tuple[tuple[str, str], ...]] = {
     Rank.JACK: (("валет", "masc"), ("вальт", "masc"), ("валетик", "masc")),
     Rank.QUEEN: (("дама", "fem"), ("дамочка", "fem"), ("дамка", "fem"), ("королева", "fem")),
     Rank.KING: (("король", "masc"), ("королек", "masc")),
-    Rank.ACE: (("туз", "masc"), ("тузик", "masc"), ("тузяра", "fem")),
+    Rank.ACE: (("туз", "masc"), ("тузик", "masc"), ("тузяра", "fem"), ("тузяк", "masc")),
 }
 _RU_SUITS: dict[Suit, tuple[tuple[str, str], ...]] = {
     Suit.SPADES: (

@@ -336,6 +336,10 @@ ONTO_SUIT = "zzontosuit"  # a suit played onto a suit ("бубну на черв
 
 
 _ONTO_TOP = {"top", "верх"}  # "on top of": still onto
+POINTS = "zzpoints"  # the group of "очки", "points"
+_MORE_BEFORE = frozenset({"еще", "ещё", "another", "scored", "набрал", "набрала", "набрали", "плюс", "plus"})
+_MORE_AFTER = frozenset({"more", "больше"})
+_ONE = frozenset({"1", "один", "одна", "one"})
 EFFECT = "zzeffect"  # the group of "делает", "what does"
 _MAKES = {"makes", "make", "made", "forces", "lets"}  # after a card: what it does to the players
 # a card played on it: on the one named before
@@ -424,7 +428,17 @@ def _starts_with_a_card(atoms: list[_Atom], vocab: Vocabulary) -> bool:
                 if atoms[k].rank and (atoms[k].source.isdigit() or not _is_number(atoms[k].source)) \
                         and vocab.group_of(after) != PLAYER:  # not "with 2 players"
                     return True
+        # «первым ходом положить короля», "as the first move I played a seven": the card the round opens with
+        nxt = atoms[i + 1].word if i + 1 < len(atoms) else ""
+        if a.word in _FIRST and nxt in _MOVE and any(
+                b.rank and not (k + 1 < len(atoms) and vocab.group_of(atoms[k + 1].word) == PLAYER)
+                for k, b in enumerate(atoms[i + 2:i + 6], start=i + 2)):
+            return True
     return False
+
+
+_FIRST = frozenset({"первым", "первый", "первого", "first", "opening"})
+_MOVE = frozenset({"ходом", "ход", "хода", "move", "turn", "go", "play"})
 
 
 def _is_number(word: str) -> bool:
@@ -449,11 +463,23 @@ _OR = frozenset({"или", "or"})
 
 
 def _weighs_a_choice(atoms: list[_Atom]) -> int | None:
-    """Where "better" stands with "or" a few words on («лучше сразу сбросить даму или придержать»,
-    "is it better to lead the ace or keep it"): a choice the rules leave to the player, advice
+    """Where "better" stands with "or" a few words before or after it («лучше сразу сбросить даму или
+    придержать», "keep the ace or is it better to lead it"): a choice the rules leave to the player, advice
     rather than a rule; the word "better" then stands for that (ASIDE), not for itself."""
     return next((i for i, a in enumerate(atoms)
-                 if a.word in _BETTER and any(b.word in _OR for b in atoms[i + 1:i + 7])), None)
+                 if a.word in _BETTER and any(b.word in _OR for b in atoms[max(0, i - 6):i + 7])), None)
+
+
+_ON_TOP = frozenset({"сверху", "наверх"})
+
+
+def _on_top_of(atoms: list[_Atom], i: int) -> _Atom | None:
+    """The card that card `i` was put on top of, when «сверху» stands just before or right after it
+    («мне кинули семёрку, а я сверху даму»): the card named before it."""
+    near = {atoms[j].word for j in (i - 2, i - 1, i + 1) if 0 <= j < len(atoms)}  # «сверху свою даму»
+    if not near & _ON_TOP:
+        return None
+    return next((c for c in reversed(atoms[:i]) if c.rank), None)
 
 
 def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
@@ -472,6 +498,14 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         nxt = atoms[i + 1] if i + 1 < len(atoms) else None
         if a.rank and nxt and nxt.word in _MAKES:
             out.append(_Atom(concept=EFFECT))  # "an ace makes me draw": what the card does
+        before = atoms[i - 1].word if i > 0 else ""
+        if a.rank and not a.suit and a.source.isdigit() and (
+                before in _MORE_BEFORE or nxt and (nxt.word in _MORE_AFTER or vocab.group_of(nxt.word) == POINTS)):
+            out.append(_Atom(concept=number_token(a.rank)))  # "scored 2 more", «набрала ещё 7»: points, not a card
+            continue
+        if a.word in _ONE and nxt and vocab.group_of(nxt.word) == PLAYER:
+            out.append(_Atom(concept=number_token("1")))  # "1 person", «один игрок»: one player
+            continue
         if a.rank and not a.suit and _is_number(a.source) and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token(a.rank)))  # "6 people", "пять игроков": a number of players
             continue
@@ -486,6 +520,10 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
                 out.append(_Atom(concept=number_token(a.rank)))  # "two players", "draw 2": a number, not a card
             continue
         out.append(a)
+        top = _on_top_of(atoms, i) if a.rank else None
+        if top is not None:
+            out.append(_Atom(concept=ONTO_SAME if top.rank == a.rank else onto_token(a.rank)))
+            continue
         if not (a.rank or a.suit) or not nxt:
             continue
         on = i + 1  # "on" right after the card, or after a verb of playing ("a queen goes on a queen")
@@ -584,9 +622,17 @@ def numbers_in_words(text: str) -> str:
     return " ".join(out)
 
 
+# A tag question asks for agreement, not about a direction or the official rules: "…and then it's
+# his go, right?", «…так можно, правильно?», "thats like 70 right??" ("to the right?" stays).
+_TAG_QUESTION = re.compile(
+    r"(?<![\w'])(?<!the )(?<!to )(?:right|correct|правильно|верно)(?=\s*(?:\?|!|,|\.|$|thats?\b|that's))",
+    re.IGNORECASE)
+
+
 def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool = False) -> list[str]:
     """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
     vocab = vocab or vocabulary()
+    text = _TAG_QUESTION.sub(" ", text)
     text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
     text = numbers_in_words(text)
     if vocab.expand:

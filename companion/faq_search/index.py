@@ -71,6 +71,7 @@ OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_sy
 OFF_TOPIC_WEIGHT = 3.0    # ...each weighs this many unknown words
 ASIDE = "zzaside"         # words that come with such subjects, and sometimes with a rule question
 ASIDE_WEIGHT = 1.5        # ...each weighs this many unknown words
+NARRATOR = "zznarrator"   # people in the story of a question (no entry is about them)
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
 # "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
@@ -170,7 +171,9 @@ class FaqSearch:
         self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
         known_words = set(surface) | self.vocab.words | set(cards.word_forms())
         other_subjects = {w for w, found in self.vocab.surface.items() if found in ((OFF_TOPIC,), (ASIDE,))}
-        self.spell = SpellIndex(known_words, surface, near_only=other_subjects)
+        # People in the story («бабушка», "wife") are no word a typo was meant as ("wifi" is no "wife").
+        people = {w for w, found in self.vocab.surface.items() if found == (NARRATOR,)}
+        self.spell = SpellIndex(known_words - people, surface, near_only=other_subjects)
         russian = {w for w in known_words | self.vocab.stopwords if morphology.script_of(w) == "ru" and w.isalpha()}
         forms = set(russian)
         for w in russian:

@@ -159,7 +159,8 @@ def forms(word: str) -> tuple[str, ...]:
 # the FAQ never uses says more about what the question is about when it is a noun or adjective
 # of the language ("pizza", «погода», «магазин») than when it is a verb, adverb or function word
 # («сделать», «получилось», "happens", "possible") or not a word of the language at all (chat
-# spelling and abbreviations: «хто», «эт», "wut", "ppl", "n").
+# spelling and abbreviations: «хто», «эт», "wut", "ppl", "n"). A Russian noun of a person or an
+# animal (pymorphy3's animacy) is somebody in the story («зверь», «клиент»): generic too.
 CONTENT = "content"
 GENERIC = "generic"
 NONWORD = "nonword"
@@ -179,7 +180,8 @@ def word_kind(word: str) -> str:
             return NONWORD
         with _lock:
             parses = analyzer().parse(word)
-        return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT else GENERIC
+        # A person or an animal («зверь», «клиент») is somebody in the story, not what it is about.
+        return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT and "anim" not in parses[0].tag else GENERIC
     if not is_english_word(word):
         return NONWORD
     return GENERIC if english_frequency(word) >= ENGLISH_GENERIC_FREQUENCY else CONTENT

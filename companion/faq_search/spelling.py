@@ -108,11 +108,12 @@ def _one_edit(word: str) -> set[str]:
     return out
 
 
-# A word: Latin letters with apostrophes inside («skol'ko», "don't"), or any other run of
+# A word: Latin letters with apostrophes inside («skol'ko», "don't") and «ч», «ш» as digits ("4to",
+# "vy6el"; a 6 only between letters: "6ku" is a six), or any other run of
 # word characters; a card with a suit symbol stays one piece (K♠, Д ♥, 10♣).
 _PIECE = re.compile(
     r"(?P<card>(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣♤♡♢♧])"
-    r"|(?P<latin>[a-z4]*[a-z][a-z4]*(?:['’`][a-z]+)*)(?!\w)"
+    r"|(?P<latin>[a-z4]*[a-z](?:[a-z4]|6(?=[a-z]))*(?:['’`][a-z]+)*)(?!\w)"
     r"|(?P<word>\w+)",
     re.IGNORECASE,
 )

@@ -2,7 +2,8 @@
 
 People write Russian in Latin letters in many ways: «х» as `kh`, `h` or `x`,
 «ж» as `zh` or `j`, «й» as `j`, `y` or `i`, «ы» as `y` or `i`, «я» as `ya`, `ja`
-or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ц» as `ts` or `c`, the
+or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ш» as `sh` or (inside a word) `6`,
+«ц» as `ts` or `c`, the
 soft sign as `'` or nothing. Instead of guessing the scheme, both sides are
 reduced to one *skeleton* that forgets exactly those differences: «й», «ы» and
 «и» are all `i`, the soft and hard signs vanish, «ё» is `e`, and so on. A Latin
@@ -37,9 +38,9 @@ _LATIN = [
     ("a", "a"), ("b", "b"), ("c", "ts"), ("d", "d"), ("e", "e"), ("f", "f"), ("g", "g"), ("h", "h"),
     ("i", "i"), ("j", "i"), ("k", "k"), ("l", "l"), ("m", "m"), ("n", "n"), ("o", "o"), ("p", "p"),
     ("q", "k"), ("r", "r"), ("s", "s"), ("t", "t"), ("u", "u"), ("v", "v"), ("w", "v"), ("x", "ks"),
-    ("y", "i"), ("z", "z"), ("4", "ch"), ("'", ""), ("`", ""), ("’", ""),
+    ("y", "i"), ("z", "z"), ("4", "ch"), ("6", "sh"), ("'", ""), ("`", ""), ("’", ""),
 ]
-_LATIN_WORD = re.compile(r"[a-z'`’4]+")
+_LATIN_WORD = re.compile(r"[a-z'`’46]+")
 # Latin → Cyrillic for `render`: the most usual reading of each spelling.
 _RENDER = [
     ("shch", "щ"), ("sch", "щ"), ("yo", "ё"), ("jo", "ё"), ("yu", "ю"), ("ju", "ю"), ("ya", "я"), ("ja", "я"),
@@ -47,7 +48,7 @@ _RENDER = [
     ("a", "а"), ("b", "б"), ("c", "ц"), ("d", "д"), ("e", "е"), ("f", "ф"), ("g", "г"), ("h", "х"),
     ("i", "и"), ("j", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"),
     ("q", "к"), ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("v", "в"), ("w", "в"), ("x", "кс"),
-    ("y", "ы"), ("z", "з"), ("4", "ч"), ("'", "ь"), ("`", "ь"), ("’", "ь"),
+    ("y", "ы"), ("z", "з"), ("4", "ч"), ("6", "ш"), ("'", "ь"), ("`", "ь"), ("’", "ь"),
 ]
 
 
