@@ -673,3 +673,29 @@ def test_a_card_played_as_the_first_move_is_the_first_card() -> None:
                                "keep track of the cards played so far, any trick?"])
 def test_subjects_around_the_table_that_no_rule_settles_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
+
+
+def test_a_number_of_cards_of_the_deck_is_no_card() -> None:
+    analyse = faq_search.analyse
+    assert "zzr7" not in analyse("у меня на руке семь карт")
+    assert faq_search.number_token("8") in analyse("I still hold eight cards")
+    assert "zzr5" in analyse("взять 5 карт")  # no five in the 36-card deck: left as the entries have it
+
+
+def test_two_cards_of_a_rank_in_a_row_are_one_on_the_other() -> None:
+    assert faq_search.ONTO_SAME in faq_search.analyse("two queens in a row")
+    assert faq_search.ONTO_SAME in faq_search.analyse("две дамы подряд")
+    assert faq_search.PAIR in faq_search.analyse("обе сразу положить")
+
+
+def test_more_words_of_the_table() -> None:
+    analyse = faq_search.analyse
+    assert "zzredeal" in analyse("do we shuffle again")
+    assert "zzplayer" in analyse("can my friend join in")
+
+
+@pytest.mark.parametrize("q", ["is swearing ok at the table", "он долго думает над каждым ходом, можно его торопить",
+                               "is card counting cheating", "откуда название у этой игры",
+                               "как ускорить игру, мы не успеваем", "какую карту лучше всего приберечь"])
+def test_manners_names_and_pace_of_the_game_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered

@@ -340,6 +340,12 @@ POINTS = "zzpoints"  # the group of "очки", "points"
 _MORE_BEFORE = frozenset({"еще", "ещё", "another", "scored", "набрал", "набрала", "набрали", "плюс", "plus"})
 _MORE_AFTER = frozenset({"more", "больше"})
 _ONE = frozenset({"1", "один", "одна", "one"})
+CARD = "zzcard"  # the group of "карта", "card"
+# Numbers that are also cards of the 36-card deck: "seven cards" is easily read as the seven. (A
+# five, «взять 5», is left as it was: the 36-card deck has no five, and the entries' "5 cards" match.)
+_DECK_NUMBERS = frozenset({"6", "7", "8", "9", "10"})
+DRAW = "zzdraw"  # the group of "брать", "draw"
+_IN_A_ROW = frozenset({"подряд", "row"})
 EFFECT = "zzeffect"  # the group of "делает", "what does"
 _MAKES = {"makes", "make", "made", "forces", "lets"}  # after a card: what it does to the players
 # a card played on it: on the one named before
@@ -473,6 +479,19 @@ def _weighs_a_choice(atoms: list[_Atom]) -> int | None:
 _ON_TOP = frozenset({"сверху", "наверх"})
 
 
+def _after_draw(atoms: list[_Atom], i: int, vocab: Vocabulary) -> bool:
+    """Whether atom `i` comes right after a word or phrase of drawing ("draw 5", "pick up 5", «брать 5»)."""
+    j = i - 1
+    while j >= 0 and atoms[j].word in _MORE_BEFORE:
+        j -= 1  # «взять ещё 2»
+    if j < 0 or not atoms[j].word:
+        return False
+    if vocab.group_of(atoms[j].word) == DRAW:
+        return True
+    return j >= 1 and bool(atoms[j - 1].word) and vocab.phrases.get(
+        (stem(atoms[j - 1].word), stem(atoms[j].word))) == (DRAW,)
+
+
 def _on_top_of(atoms: list[_Atom], i: int) -> _Atom | None:
     """The card that card `i` was put on top of, when «сверху» stands just before or right after it
     («мне кинули семёрку, а я сверху даму»): the card named before it."""
@@ -502,6 +521,14 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if a.rank and not a.suit and a.source.isdigit() and (
                 before in _MORE_BEFORE or nxt and (nxt.word in _MORE_AFTER or vocab.group_of(nxt.word) == POINTS)):
             out.append(_Atom(concept=number_token(a.rank)))  # "scored 2 more", «набрала ещё 7»: points, not a card
+            continue
+        if a.rank in _DECK_NUMBERS and not a.suit and _is_number(a.source) and (
+                nxt and vocab.group_of(nxt.word) == CARD or _after_draw(atoms, i, vocab)):
+            out.append(_Atom(concept=number_token(a.rank)))  # «семь карт», "draw 7": a number of cards
+            continue
+        if a.rank and not a.suit and (a.source in vocab.counts or _count_stem(a.source) in _COUNT_STEMS) \
+                and nxt and nxt.rank and any(w.word in _IN_A_ROW for w in atoms[i + 2:i + 5]):
+            out.append(_Atom(concept=ONTO_SAME))  # «две дамы подряд», "two queens in a row": one on the other
             continue
         if a.word in _ONE and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token("1")))  # "1 person", «один игрок»: one player
