@@ -699,3 +699,11 @@ def test_more_words_of_the_table() -> None:
                                "как ускорить игру, мы не успеваем", "какую карту лучше всего приберечь"])
 def test_manners_names_and_pace_of_the_game_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
+
+
+def test_a_phrase_never_spans_two_keywords() -> None:
+    engine = faq_search.search_engine()
+    entry = engine.entries["card-points"]
+    (column,) = engine.db.execute("SELECT kw_en FROM head WHERE slug = ?", (entry.slug,)).fetchone()
+    parts = [*entry.en.keywords, entry.slug.replace("-", " ")]
+    assert column.split() == [t for k in parts for t in faq_search.analyse(k)]

@@ -148,7 +148,10 @@ class FaqSearch:
                     "n": "\n".join(t.by_ruleset.values()),
                 }
                 for kind, text in fields.items():
-                    tokens = analyse(text, self.vocab)
+                    # Each keyword is a text of its own: a phrase never spans two ("points per card",
+                    # "count my hand" hold no "card count").
+                    tokens = [tok for part in text.split(" ; ") for tok in analyse(part, self.vocab)] \
+                        if kind == "kw" else analyse(text, self.vocab)
                     mine.update(tokens)
                     if kind in ("q", "kw"):
                         self.head_tokens.update(tokens)
