@@ -707,3 +707,40 @@ def test_a_phrase_never_spans_two_keywords() -> None:
     (column,) = engine.db.execute("SELECT kw_en FROM head WHERE slug = ?", (entry.slug,)).fetchone()
     parts = [*entry.en.keywords, entry.slug.replace("-", " ")]
     assert column.split() == [t for k in parts for t in faq_search.analyse(k)]
+
+
+def test_a_card_named_to_compare_with_is_not_the_subject() -> None:
+    assert faq_search.analyse("туз как семёрка") == faq_search.analyse("туз")
+    assert "zzr7" not in faq_search.analyse("does an ace work like a seven")
+    assert "zzr7" in faq_search.analyse("как семёрка действует")  # no card before: the seven is asked about
+
+
+def test_the_card_played_onto_may_come_first() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.ONTO_SAME in analyse("на семёрку положил семёрку")
+    assert faq_search.onto_token("k") in analyse("на даму я положил короля")
+    assert faq_search.onto_token("q") in analyse("on his ten I played a queen")
+
+
+def test_having_no_card_of_a_suit_or_rank_is_having_nothing_to_play() -> None:
+    nocard = faq_search.analysis.NO_CARD
+    assert nocard in faq_search.analyse("у меня нет ни червей ни дам")
+    assert nocard in faq_search.analyse("no hearts and no queen")
+    assert nocard not in faq_search.analyse("у меня дама червей")
+
+
+def test_the_neighbour_is_the_next_player() -> None:
+    assert faq_search.analyse("does my neighbour draw") == faq_search.analyse("does the next player draw")
+
+
+@pytest.mark.parametrize("q", ["can I go for a smoke in the middle of the game",
+                               "во что ещё можно сыграть этой колодой", "в каком году появилась эта игра",
+                               "i keep losing, any advice",
+                               "какой рекорд по числу раундов", "how big should the table be for four"])
+def test_breaks_records_and_other_games_of_the_deck_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered
+
+
+def test_asking_for_the_rules_is_answered() -> None:
+    found = faq_search.answer("объясните правила игры на вылет")
+    assert found.answered and found.results[0].slug == "elimination-play"

@@ -501,12 +501,64 @@ def _on_top_of(atoms: list[_Atom], i: int) -> _Atom | None:
     return next((c for c in reversed(atoms[:i]) if c.rank), None)
 
 
+_LIKE = frozenset({"как", "like"})
+
+
+def _without_comparisons(atoms: list[_Atom]) -> list[_Atom]:
+    """A card named only to compare with («туз как семёрка», "does an ace work like a seven") is
+    not what the question is about: it is dropped."""
+    out: list[_Atom] = []
+    for i, a in enumerate(atoms):
+        j = i - 1
+        while j > 0 and atoms[j].word in _ARTICLES:
+            j -= 1  # "like a seven"
+        prev = atoms[j].word if j >= 0 else ""
+        if a.rank and not a.suit and prev in _LIKE and any(b.rank and b.rank != a.rank for b in atoms[max(0, i - 4):i]):
+            continue
+        out.append(a)
+    return out
+
+
+def _played_onto_first(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
+    """«на семёрку положил семёрку», "on his queen I put my queen": the target named first. Rewritten
+    in the usual order (the card played, «на», the target) for `_relations`."""
+    for i, a in enumerate(atoms[:-2]):
+        if a.word not in vocab.onto or i > 0 and (atoms[i - 1].rank or atoms[i - 1].suit):
+            continue
+        t = i + 1
+        while t < len(atoms) - 1 and atoms[t].word in _ARTICLES:
+            t += 1  # "on his ten"
+        if not (atoms[t].rank or atoms[t].suit):
+            continue
+        j = t + 1
+        while j < min(t + 5, len(atoms)) and atoms[j].word and (
+                vocab.group_of(atoms[j].word) == PLAY or vocab.is_stopword(atoms[j].word)):
+            j += 1
+        if j < len(atoms) and j > t + 1 and atoms[j].rank:
+            return [*atoms[:i], atoms[j], a, atoms[t], *atoms[t + 1:j], *atoms[j + 1:]]
+    return atoms
+
+
+_LACK = frozenset({"нет", "ни", "no", "none"})
+NO_CARD = "zznocard"  # the group of "нечем ходить", "nothing to play"
+
+
+def _lacks_a_card(atoms: list[_Atom], vocab: Vocabulary) -> bool:
+    """«нет ни червей ни дам», "no hearts and no queen": the hand has no card that fits."""
+    return any(a.word in _LACK and i + 1 < len(atoms) and (atoms[i + 1].suit or atoms[i + 1].rank)
+               and not atoms[i + 1].is_card for i, a in enumerate(atoms))
+
+
 def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     """Add relation concepts: a count before a rank, and one card phrase played onto another."""
     out: list[_Atom] = []
     choice = _weighs_a_choice(atoms)
     if choice is not None:
         atoms = [*atoms[:choice], _Atom(concept=ASIDE), *atoms[choice + 1:]]
+    atoms = _without_comparisons(atoms)
+    atoms = _played_onto_first(atoms, vocab)
+    if _lacks_a_card(atoms, vocab):
+        out.append(_Atom(concept=NO_CARD))
     if _covers_with(atoms, vocab):
         out.append(_Atom(concept=COVER_WITH))
     if _calls_a_suit(atoms, vocab):
