@@ -736,7 +736,7 @@ def test_the_neighbour_is_the_next_player() -> None:
 @pytest.mark.parametrize("q", ["can I go for a smoke in the middle of the game",
                                "во что ещё можно сыграть этой колодой", "в каком году появилась эта игра",
                                "i keep losing, any advice",
-                               "какой рекорд по числу раундов", "how big should the table be for four"])
+                               "какой рекорд по числу раундов", "what size should the table be for four"])
 def test_breaks_records_and_other_games_of_the_deck_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
 
