@@ -744,3 +744,29 @@ def test_breaks_records_and_other_games_of_the_deck_get_no_answer(q: str) -> Non
 def test_asking_for_the_rules_is_answered() -> None:
     found = faq_search.answer("объясните правила игры на вылет")
     assert found.answered and found.results[0].slug == "elimination-play"
+
+
+def test_a_card_on_anything_is_played_onto_another_rank() -> None:
+    assert faq_search.onto_token("q") in faq_search.analyse("можно ли кидать даму на любую карту")
+    assert faq_search.onto_token("q") in faq_search.analyse("a queen on anything")
+
+
+def test_the_card_just_drawn_and_nothing_that_fits() -> None:
+    analyse = faq_search.analyse
+    assert "zzdrawn" in analyse("can I play what I drew")
+    assert "zzdrawn" in analyse("можно сразу положить взятую карту")
+    assert faq_search.analysis.NO_CARD in analyse("у меня ничего не подходит")
+    assert faq_search.analysis.NO_CARD in analyse("I had nothing")
+    assert analyse("can a score be less than 0") == analyse("can a score be less than zero")
+
+
+@pytest.mark.parametrize("q", ["which famous people liked playing cards", "my dog chewed the queen of spades",
+                               "101 это игра на удачу или на мастерство? skill?", "сколько человек в мире играет",
+                               "где купить новую колоду, старую покупали давно"])
+def test_the_world_pets_skill_and_buying_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered
+
+
+def test_a_special_power_is_what_a_card_does() -> None:
+    found = faq_search.answer("does 8♠ have any special power")
+    assert found.answered and found.results[0].slug == "eight"

@@ -341,6 +341,7 @@ _MORE_BEFORE = frozenset({"еще", "ещё", "another", "scored", "набрал
 _MORE_AFTER = frozenset({"more", "больше"})
 _ONE = frozenset({"1", "один", "одна", "one"})
 CARD = "zzcard"  # the group of "карта", "card"
+WILD = "zzwild"  # the group of "любую", "anything"
 # Numbers that are also cards of the 36-card deck: "seven cards" is easily read as the seven. (A
 # five, «взять 5», is left as it was: the 36-card deck has no five, and the entries' "5 cards" match.)
 _DECK_NUMBERS = frozenset({"6", "7", "8", "9", "10"})
@@ -616,9 +617,13 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if j < len(atoms) and atoms[j].word in _IT:  # "my own seven on it": the card named before
             b = next((c for c in reversed(atoms[:i]) if c.rank or c.suit), None)
         else:
-            while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP):
-                j += 1  # "on a ten", "on the queen", "on top of his queen"
+            while j < len(atoms) and (vocab.is_stopword(atoms[j].word) or atoms[j].word in _ONTO_TOP) \
+                    and vocab.group_of(atoms[j].word) != WILD:
+                j += 1  # "on a ten", "on the queen", "on top of his queen" (not "on anything")
             b = atoms[j] if j < len(atoms) else None
+        if b is not None and a.rank and vocab.group_of(b.word) == WILD:
+            out.append(_Atom(concept=onto_token(a.rank)))  # «дама на любую», "a queen on anything"
+            continue
         if b is None or not (b.rank or b.suit):
             continue
         if a.rank and not b.rank and _is_suit_adjective(b.source):
