@@ -770,3 +770,14 @@ def test_the_world_pets_skill_and_buying_get_no_answer(q: str) -> None:
 def test_a_special_power_is_what_a_card_does() -> None:
     found = faq_search.answer("does 8♠ have any special power")
     assert found.answered and found.results[0].slug == "eight"
+
+
+def test_cards_of_several_ranks_named_as_a_list_are_a_mixed_hand() -> None:
+    others = faq_search.analysis.OTHERS
+    analyse = faq_search.analyse
+    for q in ("дама и две десятки", "a queen, a nine and an eight", "3 queens + a 10", "дама с другими картами"):
+        assert others in analyse(q), q
+    for q in ("две семёрки", "дама на десятку", "three queens", "a seven or an ace"):
+        assert others not in analyse(q), q
+    found = faq_search.answer("на руке дама, валет и девятка — сколько за даму?")
+    assert found.results[0].slug in ("queens-among-cards", "card-points")

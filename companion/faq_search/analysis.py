@@ -502,6 +502,25 @@ def _on_top_of(atoms: list[_Atom], i: int) -> _Atom | None:
     return next((c for c in reversed(atoms[:i]) if c.rank), None)
 
 
+OTHERS = "zzothers"  # the group of "другие карты", "other cards": a card among cards of other ranks
+_LIST = frozenset({"и", "and", "plus", "плюс", "with", "с", "a", "an", "the", "ещё", "еще"})
+
+
+def _mixed_hand(atoms: list[_Atom]) -> bool:
+    """Cards of different ranks named as a list («дама и две десятки», "a queen, a nine and an
+    eight", "3 queens + a 10"): a hand of several ranks, like "a queen with other cards"."""
+    def counts(k: int) -> bool:  # «две» in «две десятки», "3" in "3 queens"
+        return _is_number(atoms[k].source) and k + 1 < len(atoms) and bool(atoms[k + 1].rank)
+
+    names = [k for k, a in enumerate(atoms) if a.rank and not counts(k)]
+    for k, m in zip(names, names[1:], strict=False):
+        between = atoms[k + 1:m]
+        if atoms[k].rank != atoms[m].rank and len(between) <= 3 and between and all(
+                b.word in _LIST or b.rank and counts(k + 1 + n) for n, b in enumerate(between)):
+            return True
+    return False
+
+
 _LIKE = frozenset({"как", "like"})
 
 
@@ -558,6 +577,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         atoms = [*atoms[:choice], _Atom(concept=ASIDE), *atoms[choice + 1:]]
     atoms = _without_comparisons(atoms)
     atoms = _played_onto_first(atoms, vocab)
+    if _mixed_hand(atoms):
+        out.append(_Atom(concept=OTHERS))
     if _lacks_a_card(atoms, vocab):
         out.append(_Atom(concept=NO_CARD))
     if _covers_with(atoms, vocab):
@@ -717,6 +738,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
     """Index tokens of `text`: concept tokens for cards, stems for words, synonyms folded."""
     vocab = vocab or vocabulary()
     text = _TAG_QUESTION.sub(" ", text)
+    text = text.replace("+", " plus ")  # "3 queens + a 10"
     text = fold(_CAPS_CARDS.sub(lambda m: m.group(1) + _SUIT_LETTERS[m.group(2)], text))
     text = numbers_in_words(text)
     if vocab.expand:
