@@ -781,3 +781,23 @@ def test_cards_of_several_ranks_named_as_a_list_are_a_mixed_hand() -> None:
         assert others not in analyse(q), q
     found = faq_search.answer("на руке дама, валет и девятка — сколько за даму?")
     assert found.results[0].slug in ("queens-among-cards", "card-points")
+
+
+def test_a_second_card_of_a_rank_played_is_one_on_the_other() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.ONTO_SAME in analyse("the second queen lands on the first one")
+    assert faq_search.ONTO_SAME in analyse("he played another seven")
+    assert faq_search.ONTO_SAME not in analyse("у меня второй туз на руке")  # no card played
+
+
+def test_deciding_the_suit_the_same_card_and_an_empty_deck() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.analysis.CALL_SUIT in analyse("who decides the suit")
+    assert "zzdrawn" in analyse("can that same card be played")
+    assert "zzempty" in analyse("в колоде не осталось карт")
+
+
+@pytest.mark.parametrize("q", ["какая самая лучшая карта в этой игре", "how to guess what cards the others have",
+                               "можно ли есть за столом, а то карты пачкаются", "who pays for the beer tonight"])
+def test_the_best_card_reading_hands_food_and_paying_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered

@@ -347,6 +347,7 @@ WILD = "zzwild"  # the group of "любую", "anything"
 _DECK_NUMBERS = frozenset({"6", "7", "8", "9", "10"})
 DRAW = "zzdraw"  # the group of "брать", "draw"
 _IN_A_ROW = frozenset({"подряд", "row"})
+_SECOND_ONTO = frozenset({"second", "another", "вторая", "вторую", "второй"})
 EFFECT = "zzeffect"  # the group of "делает", "what does"
 _MAKES = {"makes", "make", "made", "forces", "lets"}  # after a card: what it does to the players
 # a card played on it: on the one named before
@@ -604,6 +605,9 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
                 and nxt and nxt.rank and any(w.word in _IN_A_ROW for w in atoms[i + 2:i + 5]):
             out.append(_Atom(concept=ONTO_SAME))  # «две дамы подряд», "two queens in a row": one on the other
             continue
+        if nxt and nxt.rank and not nxt.suit and a.word in _SECOND_ONTO and any(
+                vocab.group_of(b.word) == PLAY for b in atoms):
+            out.append(_Atom(concept=ONTO_SAME))  # "the second queen lands…", "another seven on it": one on the other
         if a.word in _ONE and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token("1")))  # "1 person", «один игрок»: one player
             continue
