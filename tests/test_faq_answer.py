@@ -801,3 +801,30 @@ def test_deciding_the_suit_the_same_card_and_an_empty_deck() -> None:
                                "можно ли есть за столом, а то карты пачкаются", "who pays for the beer tonight"])
 def test_the_best_card_reading_hands_food_and_paying_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
+
+
+def test_a_first_name_is_a_player_not_a_word_of_the_same_stem() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.index.OFF_TOPIC not in analyse("а Костя говорит нельзя")  # «кости» are dice
+    assert faq_search.index.OFF_TOPIC in analyse("кости бросить")
+    assert faq_search.index.OFF_TOPIC in analyse("в буре как считать")  # a surname reading does not hide «бура»
+    assert analyse("чё") == []  # a stop word first
+
+
+def test_so_many_each_and_better_with_something_to_do() -> None:
+    analyse = faq_search.analyse
+    assert faq_search.analysis.EACH in analyse("раздаём по пять")
+    assert faq_search.index.ASIDE in analyse("какие карты лучше скинуть первыми")
+    assert faq_search.index.ASIDE in analyse("is it better to lead the ace")
+    assert faq_search.index.ASIDE not in analyse("меньше очков лучше")
+
+
+def test_a_place_weighs_more_than_a_word_of_the_table() -> None:
+    kind = faq_search.morphology.word_kind
+    assert kind("россии") == kind("берлине") == faq_search.morphology.PLACE
+
+
+@pytest.mark.parametrize("q", ["а вы на что играете по пятницам", "можно играть с закрытыми глазами",
+                               "сколько партий успеваем за вечер", "can we play on the floor"])
+def test_stakes_blindfolds_evenings_and_floors_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered

@@ -32,7 +32,16 @@ from typing import Any
 from ..core import cards
 from ..core.rules import RULESETS
 from ..faq import DATA, LANGS
-from .morphology import is_dictionary_word, is_instrumental, is_third_person, lemma, lemmas, stem
+from .morphology import (
+    is_dictionary_word,
+    is_infinitive,
+    is_instrumental,
+    is_name,
+    is_third_person,
+    lemma,
+    lemmas,
+    stem,
+)
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
 
@@ -347,6 +356,7 @@ WILD = "zzwild"  # the group of "любую", "anything"
 _DECK_NUMBERS = frozenset({"6", "7", "8", "9", "10"})
 DRAW = "zzdraw"  # the group of "брать", "draw"
 _IN_A_ROW = frozenset({"подряд", "row"})
+EACH = "zzeach"  # the group of "каждому", "each"
 _SECOND_ONTO = frozenset({"second", "another", "вторая", "вторую", "второй"})
 EFFECT = "zzeffect"  # the group of "делает", "what does"
 _MAKES = {"makes", "make", "made", "forces", "lets"}  # after a card: what it does to the players
@@ -466,7 +476,7 @@ def onto_token(rank: str) -> str:
 
 
 ASIDE = "zzaside"  # the group of words that come with subjects no rule settles (advice, luck)
-_BETTER = frozenset({"лучше", "выгоднее", "better", "smarter", "wiser"})
+_BETTER = frozenset({"лучше", "better", "smarter", "wiser"})  # («выгоднее» is a word of advice itself)
 _OR = frozenset({"или", "or"})
 
 
@@ -475,7 +485,13 @@ def _weighs_a_choice(atoms: list[_Atom]) -> int | None:
     придержать», "keep the ace or is it better to lead it"): a choice the rules leave to the player, advice
     rather than a rule; the word "better" then stands for that (ASIDE), not for itself."""
     return next((i for i, a in enumerate(atoms)
-                 if a.word in _BETTER and any(b.word in _OR for b in atoms[max(0, i - 6):i + 7])), None)
+                 if a.word in _BETTER and (any(b.word in _OR for b in atoms[max(0, i - 6):i + 7])
+                                           or i + 1 < len(atoms) and _is_a_course_of_action(atoms[i + 1].word))), None)
+
+
+def _is_a_course_of_action(word: str) -> bool:
+    """The word after "better" names something to do («лучше скинуть», "better to lead"): advice."""
+    return word in ("to", "play", "lead", "keep", "hold", "dump") or is_infinitive(word)
 
 
 _ON_TOP = frozenset({"сверху", "наверх"})
@@ -608,6 +624,8 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
         if nxt and nxt.rank and not nxt.suit and a.word in _SECOND_ONTO and any(
                 vocab.group_of(b.word) == PLAY for b in atoms):
             out.append(_Atom(concept=ONTO_SAME))  # "the second queen lands…", "another seven on it": one on the other
+        if a.rank and not a.suit and _is_number(a.source) and before == "по":
+            out.append(_Atom(concept=EACH))  # «по пять», «по четыре карты»: so many each
         if a.word in _ONE and nxt and vocab.group_of(nxt.word) == PLAYER:
             out.append(_Atom(concept=number_token("1")))  # "1 person", «один игрок»: one player
             continue
@@ -766,8 +784,11 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                 if w in vocab.surface:
                     tokens.extend(vocab.surface[w])
                 elif keep_stopwords or not vocab.is_stopword(w):
-                    found = _listed_lemma(w, vocab) if vocab.lemmas and _CYRILLIC.search(w) else None
-                    tokens.extend(found or vocab.phrases.get((stems[i],), (stems[i],)))
+                    if _CYRILLIC.search(w) and is_name(w):
+                        tokens.append(stems[i])  # «Костя» is a player, not «кости» (dice) by a shared stem
+                    else:
+                        found = _listed_lemma(w, vocab) if vocab.lemmas and _CYRILLIC.search(w) else None
+                        tokens.extend(found or vocab.phrases.get((stems[i],), (stems[i],)))
                 i += 1
         words.clear()
 
@@ -785,9 +806,13 @@ def _listed_lemma(word: str, vocab: Vocabulary) -> tuple[str, ...] | None:
     """The group of a listed word `word` is a form of: by its likeliest reading, else by any reading
     of it («крыл» is likeliest «крыло», a wing, but at a card table it is «крыть», to cover)."""
     found = vocab.lemmas.get(lemma(word))
-    if found is None:
-        found = next((vocab.lemmas[base] for base in lemmas(word) if base in vocab.lemmas), None)
+    if found is None:  # ...but a rarer reading never makes a word one of another subject
+        found = next((vocab.lemmas[base] for base in lemmas(word)
+                      if base in vocab.lemmas and vocab.lemmas[base] not in _OTHER_SUBJECTS), None)
     return found
+
+
+_OTHER_SUBJECTS = (("zzofftopic",), ("zzaside",))
 
 
 def card_concepts(text: str) -> list[str]:

@@ -85,7 +85,9 @@ UNKNOWN_WEIGHT = 0.7  # weight of a token the index has never seen, in units of 
 # ...times this by the kind of word it was read from (morphology.word_kind): a noun or adjective
 # names a subject; a verb, adverb or function word less so; chat spelling that is no word at all,
 # least (a word the index does not know and no dictionary knows is slang or a typo left over).
-UNKNOWN_KIND = {morphology.CONTENT: 1.0, morphology.GENERIC: 0.5, morphology.NONWORD: 0.3}
+# A place («в россии», «в берлине») weighs like an aside: a question about the world, though a rule
+# question may name where a rule is played so.
+UNKNOWN_KIND = {morphology.CONTENT: 1.0, morphology.GENERIC: 0.5, morphology.NONWORD: 0.3, morphology.PLACE: 1.5}
 BODY_ONLY = 0.6       # a token only answers (not questions or keywords) contain counts this much as known
 _TOKENIZER = "unicode61 remove_diacritics 0"  # our analyser has lowered, stemmed and folded already
 _CONCEPT = re.compile(r"zz")

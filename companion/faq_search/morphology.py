@@ -60,6 +60,26 @@ def is_instrumental(word: str) -> bool:
 
 
 @lru_cache(maxsize=20_000)
+def is_name(word: str) -> bool:
+    """Whether the likeliest reading of a Russian word is a first name («Костя», «Пашка»): a player."""
+    if not _CYRILLIC.search(word) or not is_dictionary_word(word):
+        return False
+    with _lock:
+        parses = analyzer().parse(word)
+    return bool(parses) and "Name" in parses[0].tag
+
+
+@lru_cache(maxsize=20_000)
+def is_infinitive(word: str) -> bool:
+    """Whether the likeliest reading of a Russian word is an infinitive («скинуть», «ходить»)."""
+    if not _CYRILLIC.search(word):
+        return False
+    with _lock:
+        parses = analyzer().parse(word)
+    return bool(parses) and parses[0].tag.POS == "INFN"
+
+
+@lru_cache(maxsize=20_000)
 def is_third_person(word: str) -> bool:
     """Whether the likeliest reading of a Russian verb is in the third person or the past
     («говорит», «говорят», «сказал»): somebody else's words, not the asker's."""
@@ -125,11 +145,14 @@ def lemma(word: str) -> str:
 @lru_cache(maxsize=100_000)
 def lemmas(word: str) -> tuple[str, ...]:
     """Every dictionary form a known Russian word may be a form of, likeliest first («крыл»: «крыло»,
-    then «крыть»); `(word,)` for any other word."""
+    then «крыть»); `(word,)` for any other word, and for a word read first as a name («Костя» is
+    no form of «кость»)."""
     if not is_dictionary_word(word):
         return (word,)
     with _lock:
         parses = analyzer().parse(word)
+    if parses and "Name" in parses[0].tag:
+        return (str(parses[0].normal_form).replace("ё", "е"),)
     return tuple(dict.fromkeys(str(p.normal_form).replace("ё", "е") for p in parses)) or (word,)
 
 
@@ -162,6 +185,7 @@ def forms(word: str) -> tuple[str, ...]:
 # spelling and abbreviations: «хто», «эт», "wut", "ppl", "n"). A Russian noun of a person or an
 # animal (pymorphy3's animacy) is somebody in the story («зверь», «клиент»): generic too.
 CONTENT = "content"
+PLACE = "place"  # a town or a country («в москве», «в россии»): the world, not the table
 GENERIC = "generic"
 NONWORD = "nonword"
 _RU_CONTENT = {"NOUN", "ADJF", "ADJS"}
@@ -180,6 +204,8 @@ def word_kind(word: str) -> str:
             return NONWORD
         with _lock:
             parses = analyzer().parse(word)
+        if parses and "Geox" in parses[0].tag:
+            return PLACE
         # A person or an animal («зверь», «клиент») is somebody in the story, not what it is about.
         return CONTENT if parses and parses[0].tag.POS in _RU_CONTENT and "anim" not in parses[0].tag else GENERIC
     if not is_english_word(word):
