@@ -828,3 +828,10 @@ def test_a_place_weighs_more_than_a_word_of_the_table() -> None:
                                "сколько партий успеваем за вечер", "can we play on the floor"])
 def test_stakes_blindfolds_evenings_and_floors_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
+
+
+@pytest.mark.parametrize("q", ["what are the odds of being dealt three queens", "как перестать злиться на проигрыш",
+                               "who wrote down the rules first", "how should I hold my cards",
+                               "which card to keep for the end, any tips from pros"])
+def test_odds_feelings_authors_and_holding_the_cards_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered
