@@ -835,3 +835,9 @@ def test_stakes_blindfolds_evenings_and_floors_get_no_answer(q: str) -> None:
                                "which card to keep for the end, any tips from pros"])
 def test_odds_feelings_authors_and_holding_the_cards_get_no_answer(q: str) -> None:
     assert not faq_search.answer(q).answered
+
+
+@pytest.mark.parametrize("q", ["the highest score of all time in this game", "как лучше разложить карты в руке",
+                               "можно ли играть пьяным", "can I deal with my left hand"])
+def test_records_sorting_a_hand_drinking_and_the_dealing_hand_get_no_answer(q: str) -> None:
+    assert not faq_search.answer(q).answered
