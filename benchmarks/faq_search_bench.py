@@ -237,6 +237,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             for name, engine in engines.items():
                 # Summary only: no misses are collected for a held-out set.
                 print(f"{name:<12}{label:<16}{evaluate(engine, load_questions(set_name)).row()}")
+        if len(reports) > 1:  # the halves of one held-out set, together
+            for name, engine in engines.items():
+                print(f"{name:<12}{'HELD OUT, all':<16}{pooled(engine, reports).row()}")
     print(LEGEND)
     if args.tune:
         print("tuning material by kind (ours):")
