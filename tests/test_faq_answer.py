@@ -263,6 +263,19 @@ def test_a_word_that_only_comes_with_other_subjects_does_not_block_a_rule_questi
     assert not faq_search.answer("как распечатать лист со счётом").answered
 
 
+def test_a_word_of_another_subject_is_only_its_own_forms() -> None:
+    """A word listed for another subject catches its forms («покера», «деньгами»), not a word that
+    only shares its stem («купе» with «купить», «катать» with «катан», «продолжают» with «продолжается»);
+    a phrase listed with "=" only as written («в очко», the game, not «в очки», into the points)."""
+    off = faq_search.index.OFF_TOPIC
+    assert off in faq_search.analyse("правила покера") and off in faq_search.analyse("играть на деньгах")
+    assert off in faq_search.analyse("играли в очко")
+    for text in ("в купе", "катать", "остальные продолжают", "они идут в очки"):
+        assert off not in faq_search.analyse(text), text
+    assert faq_search.answer("нас шестеро в купе можно всем в одну игру").answered
+    assert faq_search.answer("вышел пиковым королем, сосед берет 5 карт и они ему в очки идут?").answered
+
+
 def test_no_entry_asks_about_another_subject() -> None:
     """The off-topic words never occur in a question or keyword (they would make it unreachable)."""
     for entry in faq.all_entries():

@@ -44,6 +44,7 @@ from .morphology import (
 )
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
+_readings = lemmas  # (`Vocabulary.from_toml` has a mapping of its own by that name)
 
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -154,6 +155,11 @@ class Vocabulary:
     counts: frozenset[str] = frozenset()  # "две", "three": a number of cards of the rank that follows
     stop_lemmas: frozenset[str] = frozenset()  # dictionary forms of the Russian stop words: every form is one
     lemmas: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # dictionary form of a listed word → tokens
+    # Phrases matched only as written (listed with a leading "="): «в очко» (a game) is no «в очки» (points).
+    exact: Mapping[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    # Every dictionary reading of the Russian words listed for other subjects: a word whose stem is such
+    # a word's but which is none of its forms («купе» and «купить», «катать» and «катан») is no such word.
+    other_lemmas: frozenset[str] = frozenset()
 
     def group_of(self, word: str) -> str | None:
         """The synonym group a single word belongs to ("people" → "zzplayer"), if any."""
@@ -184,11 +190,18 @@ class Vocabulary:
         surface: dict[str, tuple[str, ...]] = {}
         phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
         ambiguous: set[tuple[str, ...]] = set()
+        exact: dict[tuple[str, ...], tuple[str, ...]] = {}
+        other_lemmas: set[str] = set()
         for group in data.get("group", []):
             token = "zz" + re.sub(r"[^a-z0-9]", "", group["id"])
             for name in group["words"]:
                 parts = list(re.findall(r"\w+", fold(name)))
                 words.update(parts)
+                if name.startswith("="):
+                    exact[tuple(parts)] = (token,)
+                    continue
+                if (token,) in _OTHER_SUBJECTS and len(parts) == 1 and _CYRILLIC.search(parts[0]):
+                    other_lemmas.update(_readings(parts[0]))
                 if len(parts) == 1:
                     surface[parts[0]] = (token,)
                 key = tuple(stem(w) for w in parts)
@@ -226,11 +239,12 @@ class Vocabulary:
             stopwords=frozenset(stop), ranks=MappingProxyType(ranks), suits=MappingProxyType(suits),
             joiners=frozenset(fold(w) for w in data.get("joiners", [])),
             surface=MappingProxyType(surface), phrases=MappingProxyType(phrases), lemmas=MappingProxyType(lemmas),
-            max_phrase=max((len(k) for k in phrases), default=1), words=frozenset(words),
+            max_phrase=max((len(k) for k in [*phrases, *exact]), default=1), words=frozenset(words),
             expand=MappingProxyType(expand),
             onto=frozenset(fold(w) for w in data.get("relations", {}).get("onto", [])),
             counts=frozenset(_count_words()),
             stop_lemmas=frozenset(lemma(w) for w in stop if _CYRILLIC.search(w) and is_dictionary_word(w)),
+            exact=MappingProxyType(exact), other_lemmas=frozenset(other_lemmas),
         )
 
     def rank_of(self, word: str) -> str | None:
@@ -773,8 +787,10 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
         stems = [stem(w) for w in words]
         i = 0
         while i < len(words):
-            for size in range(min(vocab.max_phrase, len(words) - i), 1, -1):
-                found = vocab.phrases.get(tuple(stems[i:i + size]))
+            for size in range(min(vocab.max_phrase, len(words) - i), 0, -1):
+                found = vocab.exact.get(tuple(words[i:i + size])) if vocab.exact else None
+                if found is None and size > 1:
+                    found = vocab.phrases.get(tuple(stems[i:i + size]))
                 if found is not None:
                     tokens.extend(found)
                     i += size
@@ -788,7 +804,11 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                         tokens.append(stems[i])  # «Костя» is a player, not «кости» (dice) by a shared stem
                     else:
                         found = _listed_lemma(w, vocab) if vocab.lemmas and _CYRILLIC.search(w) else None
-                        tokens.extend(found or vocab.phrases.get((stems[i],), (stems[i],)))
+                        found = found or vocab.phrases.get((stems[i],), (stems[i],))
+                        if found in _OTHER_SUBJECTS and _CYRILLIC.search(w) and is_dictionary_word(w) \
+                                and vocab.other_lemmas and vocab.other_lemmas.isdisjoint(lemmas(w)):
+                            found = (stems[i],)  # a stem shared by chance («купе», «купить»)
+                        tokens.extend(found)
                 i += 1
         words.clear()
 
