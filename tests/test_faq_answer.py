@@ -191,6 +191,35 @@ def test_reported_speech_is_no_announcement() -> None:
     assert faq_search.analysis.CALL_SUIT in faq_search.analyse("он сказал черви")
 
 
+def test_a_saying_left_out_or_going_on_around_me() -> None:
+    """«он не сказал, что последняя»: the announcement a player left out is what the dispute is
+    about; "everyone is shouting at me", "people keep yelling": what the others do, no announcement."""
+    announce = faq_search.analysis.ANNOUNCE
+    assert announce in faq_search.analyse("он не сказал что последняя")
+    assert announce in faq_search.analyse("she never said that she had one card")
+    assert announce not in faq_search.analyse("everyone is shouting at me to play")
+    assert announce not in faq_search.analyse("people keep yelling seven at me")
+    assert announce in faq_search.analyse("do I have to shout last card")
+
+
+def test_chat_spellings_of_what_does_and_keep_going() -> None:
+    effect = faq_search.index.EFFECT
+    assert effect in faq_search.analyse("wat does a 7 do") and effect in faq_search.analyse("wut does the queen do")
+    assert faq_search.analyse("keep going") == faq_search.analyse("go again")
+    assert faq_search.analyse("what does a seven do again") == faq_search.analyse("what does a seven do")
+
+
+def test_held_letters_and_glued_words_are_read_as_meant() -> None:
+    """A letter held three times or more is one («нууу», «чтооо»); a short function or question
+    word glued to the next word is two words («можнобить», «ктосдает» with a held «ттт»)."""
+    read = faq_search.search_engine().read
+    assert read("нууу а дама чтооо делает")[0].text == "ну а дама что делает"
+    assert read("можнобить даму")[0].text == "можно бить даму"
+    assert read("ктосдаеттто")[0].text == "кто сдает"
+    assert read("отбицца нечем")[0].text.startswith("отбиться")  # spoken spelling first, no split
+    assert read("пересдача")[0].text == "пересдача"  # a word the index knows stays whole
+
+
 def test_a_number_of_us_is_a_number_of_players() -> None:
     tokens = faq_search.analyse("there's six of us can we all play")
     assert faq_search.number_token("6") in tokens and faq_search.analysis.PLAYER in tokens

@@ -427,13 +427,23 @@ _THIRD_PERSON_EN = frozenset({"says", "said", "saying", "tells", "told", "tellin
 _ARTICLES = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their"})
 
 
+# ...but a word of saying not said («не сказал, что последняя», "never said that") is the
+# announcement a player left out: what the dispute is about.
+# Others going on saying something ("everyone is shouting", "they keep yelling") announce nothing.
+_GOING_ON = frozenset({"is", "are", "was", "were", "s", "re", "keep", "keeps", "kept", "started", "start", "all"})
+_NOT_SAID = frozenset({"не", "забыл", "забыла", "забыли", "not", "never", "didn", "didnt", "forgot", "без"})
+
+
 def _reported_speech(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     """Drop a word of saying that reports someone's words (see above); keep the rest."""
     out = []
     for i, a in enumerate(atoms):
         nxt = atoms[i + 1] if i + 1 < len(atoms) else _Atom()
         card = atoms[i + 2] if nxt.word in _ARTICLES and i + 2 < len(atoms) else nxt
-        if a.word and (nxt.word in _REPORTED_NEXT or card.rank) \
+        prev = atoms[i - 1].word if i else ""
+        if a.word and a.word.endswith("ing") and prev in _GOING_ON and vocab.group_of(a.word) == ANNOUNCE:
+            continue  # "everyone is shouting at me", "people keep yelling": what the others do
+        if a.word and (nxt.word in _REPORTED_NEXT or card.rank) and prev not in _NOT_SAID \
                 and (a.word in _THIRD_PERSON_EN or is_third_person(a.word)) and vocab.group_of(a.word) == ANNOUNCE:
             continue
         out.append(a)

@@ -185,7 +185,10 @@ class FaqSearch:
             forms.update(morphology.forms(w))
         self.translit = TranslitIndex(forms, surface, preferred=russian)
         english = frozenset(w for w in known_words | self.vocab.stopwords if w.isascii() and w.isalpha())
-        self.reader = QueryReader(self.spell, self.translit, english, self._known)
+        # Short Russian function words and question words («кто», «как», «можно») a chat writer glues on.
+        glue = frozenset(w for w in (*self.vocab.stopwords, *self.vocab.surface)
+                         if morphology.script_of(w) == "ru" and w.isalpha() and 2 <= len(w) <= 5)
+        self.reader = QueryReader(self.spell, self.translit, english, self._known, glue)
         morphology.english_words()  # loaded now, not by the first English question (~0.15 s)
         # What an entry's questions name, read once per entry:
         questions = {slug: analyse(f"{e.ru.question}\n{e.en.question}", self.vocab) for slug, e in self.entries.items()}

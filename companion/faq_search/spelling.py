@@ -31,6 +31,7 @@ from .morphology import english_frequency, is_common_word, is_dictionary_word, i
 from .translit import TranslitIndex, is_latin_word, render, renderings
 
 _VOWELS = frozenset("аеиоуыэюяaeiou")
+_HELD = re.compile(r"(\w)\1{2,}")  # a letter typed three times or more
 # Keys next to each other on the Russian (ЙЦУКЕН) and English (QWERTY) keyboards, by row:
 # a first letter hit on a neighbour key («ксть» for «есть») is a typo too.
 _ROWS = ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю", "qwertyuiop", "asdfghjkl", "zxcvbnm")
@@ -146,7 +147,8 @@ class ReadQuery:
 
 class QueryReader:
     def __init__(self, spell: SpellIndex, translit: TranslitIndex, english: frozenset[str],
-                 known: Callable[[str], bool]) -> None:
+                 known: Callable[[str], bool], glue: frozenset[str] = frozenset()) -> None:
+        self.glue = glue          # short Russian function words a chat writer glues to the next («ктосдает»)
         self.spell = spell
         self.translit = translit
         self.english = english    # every Latin word the index or vocabulary knows
@@ -175,7 +177,14 @@ class QueryReader:
 
     def _russian_typo(self, word: str) -> str | None:
         """A Cyrillic word that is neither known nor real, as meant: spoken spellings first
-        («отбицца» → «отбиться», «кончица» → «кончится»), then the closest known word."""
+        («отбицца» → «отбиться», «кончица» → «кончится»), then the closest known word.
+        A letter held three times or more («сдаеттт», «нууу») is one; a function word glued to
+        the next word («ктосдает») is two words."""
+        collapsed = _HELD.sub(r"\1", word)
+        if collapsed != word:
+            if self.known(collapsed) or is_common_word(collapsed):
+                return collapsed
+            word = collapsed
         for pattern, spoken in _SPOKEN:
             written = pattern.sub(spoken, word)
             if written != word and (self.known(written) or is_common_word(written)):
@@ -188,7 +197,23 @@ class QueryReader:
             # edit from a card word, which a name there hardly is.
             near = self.spell.correct(word, limit=1)
             return near if near and cards.card_word(near) else None
-        return self.spell.correct(word)
+        return self._unglued(word, exact=True) or self.spell.correct(word) or self._unglued(word, exact=False)
+
+    def _unglued(self, word: str, exact: bool) -> str | None:
+        """«ктосдает» → «кто сдает»: a glued function word first, then a word known as written
+        (`exact`) or, from five letters, one the index corrects to."""
+        if len(word) < 6 or not self.glue:
+            return None
+        for i in range(2, min(6, len(word) - 3)):
+            head, tail = word[:i], word[i:]
+            if head not in self.glue:
+                continue
+            if exact and ((len(tail) >= 4 and self.known(tail)) or is_common_word(tail)):
+                return f"{head} {tail}"
+            near = self.spell.correct(tail) if not exact and len(tail) >= 5 else None
+            if near:
+                return f"{head} {near}"
+        return None
 
     def _english(self, word: str, real: bool) -> str | None:
         """A Latin word of an English query as meant: a non-word corrected to the closest known
