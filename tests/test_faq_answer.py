@@ -305,6 +305,13 @@ def test_a_word_of_another_subject_is_only_its_own_forms() -> None:
     assert faq_search.answer("вышел пиковым королем, сосед берет 5 карт и они ему в очки идут?").answered
 
 
+@pytest.mark.parametrize("q", ["какой шанс что следующей придет дама", "what are the chances of drawing a queen",
+                               "какую карту лучше держать до конца", "should i dump my seven or save it for later"])
+def test_the_odds_and_holding_a_card_back_are_no_rule_question(q: str) -> None:
+    """The odds of a card and what to hold back are choices no rule settles."""
+    assert not faq_search.answer(q).answered
+
+
 def test_no_entry_asks_about_another_subject() -> None:
     """The off-topic words never occur in a question or keyword (they would make it unreachable)."""
     for entry in faq.all_entries():
