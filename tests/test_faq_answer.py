@@ -220,6 +220,12 @@ def test_held_letters_and_glued_words_are_read_as_meant() -> None:
     assert read("пересдача")[0].text == "пересдача"  # a word the index knows stays whole
 
 
+def test_a_student_or_a_guest_is_a_person_in_the_story() -> None:
+    narrator = faq_search.index.NARRATOR
+    for text in ("exchange student", "студент", "guest", "гости"):
+        assert faq_search.analyse(text) == [narrator], text
+
+
 def test_a_number_of_us_is_a_number_of_players() -> None:
     tokens = faq_search.analyse("there's six of us can we all play")
     assert faq_search.number_token("6") in tokens and faq_search.analysis.PLAYER in tokens
