@@ -226,6 +226,20 @@ def test_a_student_or_a_guest_is_a_person_in_the_story() -> None:
         assert faq_search.analyse(text) == [narrator], text
 
 
+def test_no_card_that_fits_but_a_queen_is_the_queen_on_any_card() -> None:
+    """«нет ни бубен, ни туза, зато есть дама», «треф у меня нету, есть дама»: the queen played
+    instead, onto a card of another rank; a hand that lacks the queen too still has no card."""
+    an = faq_search.analyse
+    onto_queen = faq_search.analysis.onto_token("q")
+    for text in ("у меня нет ни бубен ни туза зато есть дама треф", "треф у меня нету зато есть дама бубей"):
+        assert onto_queen in an(text) and faq_search.analysis.NO_CARD not in an(text), text
+    for text in ("мне нечем ходить ни масти ни дамы", "i got nothing that matches and no queen either"):
+        assert onto_queen not in an(text) and faq_search.analysis.NO_CARD in an(text), text
+    assert faq_search.analysis.NO_CARD in an("червей у меня нету")
+    found = faq_search.answer("на столе туз бубен у меня нет ни бубен ни туза зато есть дама треф можно её положить")
+    assert found.results[0].slug == "queen-wild"
+
+
 def test_a_number_of_us_is_a_number_of_players() -> None:
     tokens = faq_search.analyse("there's six of us can we all play")
     assert faq_search.number_token("6") in tokens and faq_search.analysis.PLAYER in tokens

@@ -600,14 +600,41 @@ def _played_onto_first(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     return atoms
 
 
-_LACK = frozenset({"нет", "ни", "no", "none"})
+_LACK = frozenset({"нет", "нету", "ни", "no", "none"})
+_LACK_AFTER = frozenset({"нет", "нету"})  # «треф у меня нету»: the suit or rank first
 NO_CARD = "zznocard"  # the group of "нечем ходить", "nothing to play"
+_QUEEN = rank_id(cards.Rank.QUEEN)
+
+
+def _lack_at(atoms: list[_Atom], vocab: Vocabulary) -> int | None:
+    """Where the hand is said to have no card that fits: «нет ни червей ни дам», "no hearts and
+    no queen", «треф у меня нету»."""
+    for i, a in enumerate(atoms):
+        if a.word in _LACK and i + 1 < len(atoms) and (atoms[i + 1].suit or atoms[i + 1].rank) \
+                and not atoms[i + 1].is_card:
+            return i
+        if a.word in _LACK_AFTER:
+            j = i - 1
+            while j >= 0 and j >= i - 3 and atoms[j].word and vocab.is_stopword(atoms[j].word):
+                j -= 1  # «у меня»
+            if j >= 0 and j < i - 1 and (atoms[j].suit or atoms[j].rank) and not atoms[j].is_card:
+                return i
+    return None
 
 
 def _lacks_a_card(atoms: list[_Atom], vocab: Vocabulary) -> bool:
-    """«нет ни червей ни дам», "no hearts and no queen": the hand has no card that fits."""
-    return any(a.word in _LACK and i + 1 < len(atoms) and (atoms[i + 1].suit or atoms[i + 1].rank)
-               and not atoms[i + 1].is_card for i, a in enumerate(atoms))
+    return _lack_at(atoms, vocab) is not None
+
+
+def _queen_instead(atoms: list[_Atom], vocab: Vocabulary) -> bool:
+    """«нет ни бубен, ни туза, зато есть дама»: with no card that fits, a queen is played instead,
+    onto a card of another rank (what the entry about a queen on any card answers)."""
+    at = _lack_at(atoms, vocab)
+    if at is None or any(a.rank == _QUEEN for a in atoms[:at]):
+        return False
+    # ...a queen the hand has, not one it lacks too («ни масти, ни дамы», "and no queen either")
+    return any(a.rank == _QUEEN and not any(b.word in _LACK for b in atoms[max(0, k - 2):k])
+               for k, a in enumerate(atoms) if k > at)
 
 
 def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
@@ -620,7 +647,9 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     atoms = _played_onto_first(atoms, vocab)
     if _mixed_hand(atoms):
         out.append(_Atom(concept=OTHERS))
-    if _lacks_a_card(atoms, vocab):
+    if _queen_instead(atoms, vocab):
+        out.extend((_Atom(concept=onto_token(_QUEEN)), _Atom(concept=WILD)))  # a card that fits after all
+    elif _lacks_a_card(atoms, vocab):
         out.append(_Atom(concept=NO_CARD))
     if _covers_with(atoms, vocab):
         out.append(_Atom(concept=COVER_WITH))
