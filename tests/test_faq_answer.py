@@ -326,9 +326,11 @@ def test_a_word_of_another_subject_is_only_its_own_forms() -> None:
 
 
 @pytest.mark.parametrize("q", ["какой шанс что следующей придет дама", "what are the chances of drawing a queen",
-                               "какую карту лучше держать до конца", "should i dump my seven or save it for later"])
+                               "какую карту лучше держать до конца", "should i dump my seven or save it for later",
+                               "откуда взялось название и кто эту игру придумал", "who invented this game"])
 def test_the_odds_and_holding_a_card_back_are_no_rule_question(q: str) -> None:
-    """The odds of a card and what to hold back are choices no rule settles."""
+    """The odds of a card and what to hold back are choices no rule settles; who made the game up
+    no rule says either."""
     assert not faq_search.answer(q).answered
 
 
