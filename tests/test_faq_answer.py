@@ -416,6 +416,20 @@ def test_an_entry_about_another_number_of_players_gives_way() -> None:
     assert slugs[0] == "number-of-players"
 
 
+def test_an_entry_about_two_players_gives_way_when_the_query_names_no_number() -> None:
+    """"Two of us went over 101" is about two; "someone goes over 101" names no number (101 is the
+    game's line, no count), so the entry about two gives way. «у двоих» is two players."""
+    ix = faq_search.index
+    assert ix.is_number("zzn2") and ix.is_number("zzn101")
+    assert not ix.is_number("zznext") and not ix.is_number("zznocard")
+    engine = faq_search.search_engine()
+    assert engine.player_counts["several-over-101"] == {"zzn2"}
+    slugs = [r.slug for r in faq_search.answer("when someone goes over 101 is the whole game over").results]
+    assert slugs[0] == "series-end"
+    assert faq_search.answer("two of us went over 101 in one round who lost").results[0].slug == "several-over-101"
+    assert "zzn2" in faq_search.analyse("у двоих перебор")
+
+
 # -- answers, "no answer" and maybe ---------------------------------------------------
 
 

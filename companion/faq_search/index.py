@@ -39,6 +39,7 @@ from .analysis import (
     ONTO_SAME,
     ONTO_SUIT,
     PAIR,
+    PLAYER,
     RANK_TOKENS,
     SAME_RANK,
     SUIT_TOKENS,
@@ -66,6 +67,12 @@ EFFECT = "zzeffect"   # the group of "делает", "what does", "works"
 OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
                       # or about another number than the query's (two players when it asks about six)
 NUMBER_PREFIX = number_token("")
+_NUMBER = re.compile(re.escape(NUMBER_PREFIX) + r"\d+")  # zzn2, zzn101 (not zznext, zznocard: words)
+THE_LINE = frozenset({number_token("100"), number_token("101")})  # the game's line, no count of anything
+
+
+def is_number(token: str) -> bool:
+    return bool(_NUMBER.fullmatch(token))
 COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
 OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_synonyms.toml)
 OFF_TOPIC_WEIGHT = 3.0    # ...each weighs this many unknown words
@@ -196,7 +203,12 @@ class FaqSearch:
         self.subjects = {slug: subject_rank(tokens) for slug, tokens in questions.items()}
         # the numbers they name ("Вдвоём играть можно?": two players);
         self.subject_numbers = {
-            slug: frozenset(t for t in tokens if t.startswith(NUMBER_PREFIX)) for slug, tokens in questions.items()
+            slug: frozenset(t for t in tokens if is_number(t)) for slug, tokens in questions.items()
+        }
+        # ...and whether they name a number of players ("Two of us went over 101", «Вдвоём можно?»).
+        self.player_counts = {
+            slug: frozenset(t for t in tokens if is_number(t) and t not in THE_LINE) if PLAYER in tokens else frozenset()
+            for slug, tokens in questions.items()
         }
         # and the suits of the cards they name (K♠: the entry is about that one king).
         self.subject_suits = {slug: {t[-1] for t in tokens if t in CARD_TOKENS} for slug, tokens in questions.items()}
@@ -276,7 +288,7 @@ class FaqSearch:
         suits = {t[-1] for t in matched if t in CARD_TOKENS}
         total = sum(self.idf.get(t, self.unknown_idf) for t in query if t in self.idf or not t.startswith("zz"))
         known = sum(self.idf[t] for t in matched)
-        numbers = {t for t in query if t.startswith(NUMBER_PREFIX)}
+        numbers = {t for t in query if is_number(t)}
         results = []
         for slug, score in rows:
             entry = self.entries[slug]
@@ -289,6 +301,8 @@ class FaqSearch:
                     score *= OTHER_CARD  # about one card of it (K♠) the query does not name ("a king")
             if numbers and self.subject_numbers[slug] and not numbers & self.subject_numbers[slug]:
                 score *= OTHER_CARD  # about another number ("Вдвоём играть можно?" for "can six play")
+            elif self.player_counts[slug] and not numbers - THE_LINE:
+                score *= OTHER_CARD  # about two players when the query names no number («кто-то перебрал»)
             mine = self.entry_tokens[slug]
             covered = sum(self.idf[t] for t in matched if t in mine)
             score *= (covered / known) ** COVERAGE_POWER
