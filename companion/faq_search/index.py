@@ -207,7 +207,7 @@ class FaqSearch:
         }
         # ...and whether they name a number of players ("Two of us went over 101", «Вдвоём можно?»).
         self.player_counts = {
-            slug: frozenset(t for t in tokens if is_number(t) and t not in THE_LINE) if PLAYER in tokens else frozenset()
+            slug: frozenset(t for t in tokens if is_number(t) and t not in THE_LINE and PLAYER in tokens)
             for slug, tokens in questions.items()
         }
         # and the suits of the cards they name (K♠: the entry is about that one king).
