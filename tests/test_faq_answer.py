@@ -327,11 +327,19 @@ def test_a_word_of_another_subject_is_only_its_own_forms() -> None:
 
 @pytest.mark.parametrize("q", ["какой шанс что следующей придет дама", "what are the chances of drawing a queen",
                                "какую карту лучше держать до конца", "should i dump my seven or save it for later",
-                               "откуда взялось название и кто эту игру придумал", "who invented this game"])
+                               "откуда взялось название и кто эту игру придумал", "who invented this game",
+                               "in uno can you stack two draw cards", "is it bad manners to look at the discards",
+                               "which suit is smartest to call", "a good card game for a party"])
 def test_the_odds_and_holding_a_card_back_are_no_rule_question(q: str) -> None:
-    """The odds of a card and what to hold back are choices no rule settles; who made the game up
-    no rule says either."""
+    """The odds of a card, what to hold back, the smartest call are choices no rule settles; who made
+    the game up, another game's rules asked as such, manners, no rule of ours says either."""
     assert not faq_search.answer(q).answered
+
+
+def test_comparing_with_another_game_is_still_our_question() -> None:
+    """«это как в уно?», "like reverse in uno": our game compared with another, not the other's rules."""
+    assert faq_search.index.OFF_TOPIC not in faq_search.analyse("это как в уно")
+    assert faq_search.answer("does a ten change direction like reverse in uno").answered
 
 
 def test_no_entry_asks_about_another_subject() -> None:
