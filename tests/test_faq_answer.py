@@ -438,6 +438,15 @@ def test_an_entry_about_two_players_gives_way_when_the_query_names_no_number() -
     assert "zzn2" in faq_search.analyse("у двоих перебор")
 
 
+def test_the_entry_about_suits_by_colour_gives_way_to_a_card_of_some_rank() -> None:
+    """«бубну на черву» (a suit on a suit, by colour) is not what «крестовую даму на бубновую» asks:
+    a queen played, no word of colour."""
+    engine = faq_search.search_engine()
+    assert engine.suit_on_suit == {"same-colour"}
+    assert faq_search.answer("крестовую даму на бубновую можно?").results[0].slug == "queen-on-queen"
+    assert faq_search.answer("можно бубну на черву, они же обе красные").results[0].slug == "same-colour"
+
+
 # -- answers, "no answer" and maybe ---------------------------------------------------
 
 

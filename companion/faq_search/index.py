@@ -67,6 +67,7 @@ EFFECT = "zzeffect"   # the group of "делает", "what does", "works"
 OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
                       # or about another number than the query's (two players when it asks about six)
 NUMBER_PREFIX = number_token("")
+COLOUR = "zzcolour"   # the group of «цвет», "red", "black"
 _NUMBER = re.compile(re.escape(NUMBER_PREFIX) + r"\d+")  # zzn2, zzn101 (not zznext, zznocard: words)
 THE_LINE = frozenset({number_token("100"), number_token("101")})  # the game's line, no count of anything
 
@@ -205,6 +206,9 @@ class FaqSearch:
         self.subject_numbers = {
             slug: frozenset(t for t in tokens if is_number(t)) for slug, tokens in questions.items()
         }
+        # the entries about a suit played on a suit, no rank («бубну на черву», by colour);
+        self.suit_on_suit = {slug for slug, tokens in questions.items()
+                             if ONTO_SUIT in tokens and not any(t in RANK_TOKENS for t in tokens)}
         # ...and whether they name a number of players ("Two of us went over 101", «Вдвоём можно?»).
         self.player_counts = {
             slug: frozenset(t for t in tokens if is_number(t) and t not in THE_LINE and PLAYER in tokens)
@@ -303,6 +307,8 @@ class FaqSearch:
                 score *= OTHER_CARD  # about another number ("Вдвоём играть можно?" for "can six play")
             elif self.player_counts[slug] and not numbers - THE_LINE:
                 score *= OTHER_CARD  # about two players when the query names no number («кто-то перебрал»)
+            if slug in self.suit_on_suit and subject and ONTO_SUIT not in query and COLOUR not in query:
+                score *= OTHER_CARD  # a card of some rank played, no word of suits on suits or colour
             mine = self.entry_tokens[slug]
             covered = sum(self.idf[t] for t in matched if t in mine)
             score *= (covered / known) ** COVERAGE_POWER
