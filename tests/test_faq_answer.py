@@ -123,6 +123,16 @@ def test_slang_card_words_come_from_the_core() -> None:
     assert faq_search.analyse("дамку на дамку") == faq_search.analyse("даму на даму")
 
 
+def test_more_slang_card_words_and_where_the_story_happened() -> None:
+    """«семак» is a seven, «баба» a queen, "cowboy" a king (the core's card words); «во дворе»,
+    "as a kid" tell where the story happened, which no entry is about and no question is off for."""
+    from companion.core import cards
+    assert cards.rank_of_word("семака") == cards.Rank.SEVEN and cards.rank_of_word("бабу") == cards.Rank.QUEEN
+    assert cards.rank_of_word("cowboys") == cards.Rank.KING
+    assert faq_search.analyse("у нас во дворе") == [faq_search.index.NARRATOR]
+    assert faq_search.answer("семак на семак нельзя перевести у нас во дворе всегда переводили").answered
+
+
 def test_a_vowel_for_a_vowel_at_the_start_of_a_typo() -> None:
     engine = faq_search.search_engine()
     assert engine.read("атбиться дамой")[0].text == "отбиться дамой"

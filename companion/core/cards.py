@@ -233,12 +233,12 @@ _RU_RANKS: dict[Rank, tuple[tuple[str, str], ...]] = {
     Rank.FOUR: (("четыре", "num"), ("четверка", "fem"), ("четверочка", "fem")),
     Rank.FIVE: (("пять", "num"), ("пятерка", "fem"), ("пятерочка", "fem"), ("пятак", "masc")),
     Rank.SIX: (("шесть", "num"), ("шестерка", "fem"), ("шестерочка", "fem"), ("шестак", "masc"), ("шоха", "fem")),
-    Rank.SEVEN: (("семь", "num"), ("семерка", "fem"), ("семерочка", "fem"), ("семера", "fem")),
+    Rank.SEVEN: (("семь", "num"), ("семерка", "fem"), ("семерочка", "fem"), ("семера", "fem"), ("семак", "masc")),
     Rank.EIGHT: (("восемь", "num"), ("восьмерка", "fem"), ("восьмерочка", "fem"), ("восьмера", "fem")),
     Rank.NINE: (("девять", "num"), ("девятка", "fem"), ("девяточка", "fem")),
     Rank.TEN: (("десять", "num"), ("десятка", "fem"), ("десяточка", "fem"), ("десятос", "masc")),
     Rank.JACK: (("валет", "masc"), ("вальт", "masc"), ("валетик", "masc")),
-    Rank.QUEEN: (("дама", "fem"), ("дамочка", "fem"), ("дамка", "fem"), ("королева", "fem")),
+    Rank.QUEEN: (("дама", "fem"), ("дамочка", "fem"), ("дамка", "fem"), ("королева", "fem"), ("баба", "fem")),
     Rank.KING: (("король", "masc"), ("королек", "masc")),
     Rank.ACE: (("туз", "masc"), ("тузик", "masc"), ("тузяра", "fem"), ("тузяк", "masc")),
 }
@@ -283,7 +283,7 @@ _EN_RANKS: dict[Rank, tuple[str, ...]] = {
     Rank.TEN: ("ten",),
     Rank.JACK: ("jack", "knave"),
     Rank.QUEEN: ("queen",),
-    Rank.KING: ("king",),
+    Rank.KING: ("king", "cowboy"),
     Rank.ACE: ("ace",),
 }
 _EN_SUITS: dict[Suit, tuple[str, ...]] = {
