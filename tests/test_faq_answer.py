@@ -190,6 +190,14 @@ def test_an_english_word_with_its_s_is_not_a_typo() -> None:
     assert engine.read("waht's a seven")[1] == engine.read("what's a seven")[1]
 
 
+def test_wanting_asking_step_by_step_and_a_bit_of_playing() -> None:
+    """«хотим», «по шагам», "step by step" carry no meaning; «поиграть» is «играть»."""
+    an = faq_search.analyse
+    assert an("мы хотим по шагам") == [] and an("step by step please") == []
+    assert an("поиграть на вылет") == an("играть на вылет")
+    assert faq_search.answer("мы хотим поиграть на вылет это как объясни по шагам").answered
+
+
 def test_reported_speech_is_no_announcement() -> None:
     """Someone's words told in a dispute («пашка говорит, что…») announce nothing; saying it
     oneself, or saying a suit, still does."""
