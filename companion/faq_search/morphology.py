@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import Any
 
 import pymorphy3
 import snowballstemmer
@@ -40,6 +41,16 @@ def analyzer() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer(lang="ru")
 
 
+@lru_cache(maxsize=20_000)
+def readings(word: str) -> tuple[Any, ...]:
+    """pymorphy3's readings of a Russian word, likeliest first, parsed once per word for every
+    question below; () for a word without a Cyrillic letter."""
+    if not _CYRILLIC.search(word):
+        return ()
+    with _lock:
+        return tuple(analyzer().parse(word))
+
+
 @lru_cache(maxsize=100_000)
 def is_dictionary_word(word: str) -> bool:
     """Whether `word` (folded, Cyrillic) is a form of a word in the Russian dictionary."""
@@ -52,30 +63,23 @@ def is_dictionary_word(word: str) -> bool:
 @lru_cache(maxsize=20_000)
 def is_instrumental(word: str) -> bool:
     """Whether the likeliest reading of a Russian word is in the instrumental case («тузом», «дамой»)."""
-    if not _CYRILLIC.search(word):
-        return False
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return bool(parses) and "ablt" in parses[0].tag
 
 
 @lru_cache(maxsize=20_000)
 def is_name(word: str) -> bool:
     """Whether the likeliest reading of a Russian word is a first name («Костя», «Пашка»): a player."""
-    if not _CYRILLIC.search(word) or not is_dictionary_word(word):
+    if not is_dictionary_word(word):
         return False
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return bool(parses) and "Name" in parses[0].tag
 
 
 @lru_cache(maxsize=20_000)
 def is_infinitive(word: str) -> bool:
     """Whether the likeliest reading of a Russian word is an infinitive («скинуть», «ходить»)."""
-    if not _CYRILLIC.search(word):
-        return False
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return bool(parses) and parses[0].tag.POS == "INFN"
 
 
@@ -83,10 +87,7 @@ def is_infinitive(word: str) -> bool:
 def is_third_person(word: str) -> bool:
     """Whether the likeliest reading of a Russian verb is in the third person or the past
     («говорит», «говорят», «сказал»): somebody else's words, not the asker's."""
-    if not _CYRILLIC.search(word):
-        return False
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return bool(parses) and parses[0].tag.POS == "VERB" and ("3per" in parses[0].tag or "past" in parses[0].tag)
 
 
@@ -99,8 +100,7 @@ def is_common_word(word: str) -> bool:
     at a card table it is a typo of «король»; «погода» and «москве» are real words."""
     if not is_dictionary_word(word):
         return False
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return any(not (_PROPER & set(str(p.tag).replace(" ", ",").split(","))) for p in parses) or any(
         "Geox" in str(p.tag) for p in parses)
 
@@ -137,8 +137,7 @@ def lemma(word: str) -> str:
     """The dictionary form of a known Russian word (its most probable reading), folded; else `word`."""
     if not is_dictionary_word(word):
         return word
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     return str(parses[0].normal_form).replace("ё", "е") if parses else word
 
 
@@ -149,8 +148,7 @@ def lemmas(word: str) -> tuple[str, ...]:
     no form of «кость»)."""
     if not is_dictionary_word(word):
         return (word,)
-    with _lock:
-        parses = analyzer().parse(word)
+    parses = readings(word)
     if parses and "Name" in parses[0].tag:
         return (str(parses[0].normal_form).replace("ё", "е"),)
     return tuple(dict.fromkeys(str(p.normal_form).replace("ё", "е") for p in parses)) or (word,)
@@ -171,8 +169,8 @@ def forms(word: str) -> tuple[str, ...]:
     """Every form of the lemma of a known Russian word (folded), for transliteration lookups."""
     if not is_dictionary_word(word):
         return (word,)
+    parses = readings(word)
     with _lock:
-        parses = analyzer().parse(word)
         lexeme = parses[0].lexeme if parses else []
         found = {str(p.word).replace("ё", "е") for p in lexeme}
     return tuple(sorted(found | {word}))
@@ -202,8 +200,7 @@ def word_kind(word: str) -> str:
     if script_of(word) == "ru":
         if not is_common_word(word):  # no dictionary word, or only a name («серёга», «пашка» as a player)
             return NONWORD
-        with _lock:
-            parses = analyzer().parse(word)
+        parses = readings(word)
         if parses and "Geox" in parses[0].tag:
             return PLACE
         # A person or an animal («зверь», «клиент») is somebody in the story, not what it is about.
