@@ -200,7 +200,7 @@ class Vocabulary:
                 if name.startswith("="):
                     exact[tuple(parts)] = (token,)
                     continue
-                if (token,) in _OTHER_SUBJECTS and len(parts) == 1 and _CYRILLIC.search(parts[0]):
+                if (token,) in OTHER_SUBJECTS and len(parts) == 1 and _CYRILLIC.search(parts[0]):
                     other_lemmas.update(_readings(parts[0]))
                 if len(parts) == 1:
                     surface[parts[0]] = (token,)
@@ -499,7 +499,10 @@ def onto_token(rank: str) -> str:
     return f"zzonto{rank}"
 
 
+OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (another game, the app, money)
 ASIDE = "zzaside"  # the group of words that come with subjects no rule settles (advice, luck)
+# what a word of one of these groups names: a subject no rule settles
+OTHER_SUBJECTS = ((OFF_TOPIC,), (ASIDE,))
 _BETTER = frozenset({"лучше", "better", "smarter", "wiser"})  # («выгоднее» is a word of advice itself)
 _OR = frozenset({"или", "or"})
 
@@ -844,7 +847,7 @@ def analyse(text: str, vocab: Vocabulary | None = None, *, keep_stopwords: bool 
                     else:
                         found = _listed_lemma(w, vocab) if vocab.lemmas and _CYRILLIC.search(w) else None
                         found = found or vocab.phrases.get((stems[i],), (stems[i],))
-                        if found in _OTHER_SUBJECTS and _CYRILLIC.search(w) and is_dictionary_word(w) \
+                        if found in OTHER_SUBJECTS and _CYRILLIC.search(w) and is_dictionary_word(w) \
                                 and vocab.other_lemmas and vocab.other_lemmas.isdisjoint(lemmas(w)):
                             found = (stems[i],)  # a stem shared by chance («купе», «купить»)
                         tokens.extend(found)
@@ -867,11 +870,9 @@ def _listed_lemma(word: str, vocab: Vocabulary) -> tuple[str, ...] | None:
     found = vocab.lemmas.get(lemma(word))
     if found is None:  # ...but a rarer reading never makes a word one of another subject
         found = next((vocab.lemmas[base] for base in lemmas(word)
-                      if base in vocab.lemmas and vocab.lemmas[base] not in _OTHER_SUBJECTS), None)
+                      if base in vocab.lemmas and vocab.lemmas[base] not in OTHER_SUBJECTS), None)
     return found
 
-
-_OTHER_SUBJECTS = (("zzofftopic",), ("zzaside",))
 
 
 def card_concepts(text: str) -> list[str]:

@@ -35,9 +35,13 @@ from . import morphology
 from .analysis import (
     _CYR_CARD,
     _LAT_CARD,
+    ASIDE,
     CARD_TOKENS,
+    EFFECT,
+    OFF_TOPIC,
     ONTO_SAME,
     ONTO_SUIT,
+    OTHER_SUBJECTS,
     PAIR,
     PLAYER,
     RANK_TOKENS,
@@ -63,7 +67,6 @@ OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not i
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
 SUBJECT = 1.0         # score factor for entries about the one rank the query is about (tuned: coverage does it better)
 SUBJECT_EFFECT = 1.5  # ...when the query asks what a card does ("что делает шестёрка", "what does a 7 do")
-EFFECT = "zzeffect"   # the group of "делает", "what does", "works"
 OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
                       # or about another number than the query's (two players when it asks about six)
 NUMBER_PREFIX = number_token("")
@@ -73,12 +76,13 @@ THE_LINE = frozenset({number_token("100"), number_token("101")})  # the game's l
 
 
 def is_number(token: str) -> bool:
+    """Whether a token is a number (zzn2), not a concept that starts alike (zznext)."""
     return bool(_NUMBER.fullmatch(token))
+
+
 COVERAGE_POWER = 0.7  # score × (share of the query's known weight the entry contains) ** this
-OFF_TOPIC = "zzofftopic"  # the group of words of other subjects (data/search_synonyms.toml)
-OFF_TOPIC_WEIGHT = 3.0    # ...each weighs this many unknown words
-ASIDE = "zzaside"         # words that come with such subjects, and sometimes with a rule question
-ASIDE_WEIGHT = 1.5        # ...each weighs this many unknown words
+OFF_TOPIC_WEIGHT = 3.0    # each word of another subject (analysis.OFF_TOPIC) weighs this many unknown words
+ASIDE_WEIGHT = 1.5        # ...a word that comes with such subjects and sometimes with a rule question (ASIDE)
 NARRATOR = "zznarrator"   # people in the story of a question (no entry is about them)
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer
@@ -183,7 +187,7 @@ class FaqSearch:
         self.idf = {t: math.log(1 + n / d) for t, d in df.items()}
         self.unknown_idf = UNKNOWN_WEIGHT * math.log(1 + n)
         known_words = set(surface) | self.vocab.words | set(cards.word_forms())
-        other_subjects = {w for w, found in self.vocab.surface.items() if found in ((OFF_TOPIC,), (ASIDE,))}
+        other_subjects = {w for w, found in self.vocab.surface.items() if found in OTHER_SUBJECTS}
         # People in the story («бабушка», "wife") are no word a typo was meant as ("wifi" is no "wife").
         people = {w for w, found in self.vocab.surface.items() if found == (NARRATOR,)}
         self.spell = SpellIndex(known_words - people, surface, near_only=other_subjects)
