@@ -44,7 +44,7 @@ from .morphology import (
 )
 
 SYNONYMS_FILE = DATA / "search_synonyms.toml"
-_readings = lemmas  # (`Vocabulary.from_toml` has a mapping of its own by that name)
+_lemmas_of = lemmas  # (`Vocabulary.from_toml` has a mapping of its own named `lemmas`)
 
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -201,7 +201,7 @@ class Vocabulary:
                     exact[tuple(parts)] = (token,)
                     continue
                 if (token,) in OTHER_SUBJECTS and len(parts) == 1 and _CYRILLIC.search(parts[0]):
-                    other_lemmas.update(_readings(parts[0]))
+                    other_lemmas.update(_lemmas_of(parts[0]))
                 if len(parts) == 1:
                     surface[parts[0]] = (token,)
                 key = tuple(stem(w) for w in parts)
@@ -625,15 +625,10 @@ def _lack_at(atoms: list[_Atom], vocab: Vocabulary) -> int | None:
     return None
 
 
-def _lacks_a_card(atoms: list[_Atom], vocab: Vocabulary) -> bool:
-    return _lack_at(atoms, vocab) is not None
-
-
-def _queen_instead(atoms: list[_Atom], vocab: Vocabulary) -> bool:
-    """«нет ни бубен, ни туза, зато есть дама»: with no card that fits, a queen is played instead,
-    onto a card of another rank (what the entry about a queen on any card answers)."""
-    at = _lack_at(atoms, vocab)
-    if at is None or any(a.rank == _QUEEN for a in atoms[:at]):
+def _queen_instead(atoms: list[_Atom], at: int) -> bool:
+    """«нет ни бубен, ни туза, зато есть дама»: with no card that fits (said at `at`), a queen is
+    played instead, onto a card of another rank (what the entry about a queen on any card answers)."""
+    if any(a.rank == _QUEEN for a in atoms[:at]):
         return False
     # ...a queen the hand has, not one it lacks too («ни масти, ни дамы», "and no queen either")
     return any(a.rank == _QUEEN and not any(b.word in _LACK for b in atoms[max(0, k - 2):k])
@@ -650,9 +645,10 @@ def _relations(atoms: list[_Atom], vocab: Vocabulary) -> list[_Atom]:
     atoms = _played_onto_first(atoms, vocab)
     if _mixed_hand(atoms):
         out.append(_Atom(concept=OTHERS))
-    if _queen_instead(atoms, vocab):
+    lack = _lack_at(atoms, vocab)
+    if lack is not None and _queen_instead(atoms, lack):
         out.extend((_Atom(concept=onto_token(_QUEEN)), _Atom(concept=WILD)))  # a card that fits after all
-    elif _lacks_a_card(atoms, vocab):
+    elif lack is not None:
         out.append(_Atom(concept=NO_CARD))
     if _covers_with(atoms, vocab):
         out.append(_Atom(concept=COVER_WITH))
@@ -872,7 +868,6 @@ def _listed_lemma(word: str, vocab: Vocabulary) -> tuple[str, ...] | None:
         found = next((vocab.lemmas[base] for base in lemmas(word)
                       if base in vocab.lemmas and vocab.lemmas[base] not in OTHER_SUBJECTS), None)
     return found
-
 
 
 def card_concepts(text: str) -> list[str]:
