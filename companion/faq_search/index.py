@@ -8,16 +8,19 @@ the answer (bm25 column weights). An entry whose questions name a single rank is
 about that rank ("Что делает семёрка?"); when the query is about that one rank
 too, the entry's score is raised (SUBJECT).
 
-"No answer": bm25 always finds *something* that shares a word. Whether the FAQ
-answers the question is judged by how much of the question it understands: the
-share of the question's weight (its tokens weighted by rarity, idf; a token the
-index has never seen weighs `UNKNOWN_WEIGHT` × the rarest idf) that the index
-knows, a token met only in answers counting `BODY_ONLY`. «погода в москве» or
-"best pizza near me" are real words the FAQ never uses: little is known, no
-answer. Below `MIN_KNOWN`, or when the best entry covers less than
-`MIN_COVERAGE` of the question, there is no answer and the closest entries are
-offered as "maybe" (thresholds chosen on the tuning half of the evaluation set,
-docs/benchmarks.md).
+Which entry a question asks about, or whether none does, is the learned model's call
+(`learned`, `FaqSearch.answer`): it reads the question's tokens and how the index sees the
+question as a whole, and adds each entry's lexical score as a share of the best one's.
+`FaqSearch.search` is the lexical ranking alone.
+
+The index's own measure of "no answer", one the model weighs: bm25 always finds *something*
+that shares a word, so how much of the question the index understands is judged by the share of
+the question's weight (its tokens weighted by rarity, idf; a token the index has never seen
+weighs `UNKNOWN_WEIGHT` × the rarest idf) that the index knows, a token met only in answers
+counting `BODY_ONLY`. «погода в москве» or "best pizza near me" are real words the FAQ never
+uses: little is known. Below `MIN_KNOWN`, or when the best entry covers less than
+`MIN_COVERAGE` of the question, the index alone would not answer (`is_answer`; thresholds
+chosen on the tuning material, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..core import cards
 from ..faq import LANGS, FaqEntry
-from . import morphology
+from . import learned, morphology
 from .analysis import (
     _CYR_CARD,
     _LAT_CARD,
@@ -65,6 +68,7 @@ WEIGHTS = {"q": 1.0, "kw": 0.8, "a": 1.0, "n": 0.5}   # bm25 column weights with
 TABLE_WEIGHTS = {"head": 1.0, "body": 0.35}
 OTHER_LANGUAGE = 0.8  # column weight factor for the language the query is not in
 OFF_RULESET = 0.6     # score factor for entries that do not apply to the requested rule set
+RULESET_LOGIT = math.log(OFF_RULESET)  # ...and the same, as the learned model's logit
 SUBJECT = 1.0         # score factor for entries about the one rank the query is about (tuned: coverage does it better)
 SUBJECT_EFFECT = 1.5  # ...when the query asks what a card does ("что делает шестёрка", "what does a 7 do")
 OTHER_CARD = 0.7      # score factor for entries about one card of that rank the query does not name,
@@ -85,7 +89,8 @@ OFF_TOPIC_WEIGHT = 3.0    # each word of another subject (analysis.OFF_TOPIC) we
 ASIDE_WEIGHT = 1.5        # ...a word that comes with such subjects and sometimes with a rule question (ASIDE)
 NARRATOR = "zznarrator"   # people in the story of a question (no entry is about them)
 MAX_QUERY_TOKENS = 40
-MAYBE = 3             # entries offered as "maybe" when there is no answer
+MAYBE = 3             # entries offered as "maybe" when there is no answer, and listed at least with an answer
+LISTED = 0.01         # ...and further answers, while the model gives them this probability at least
 # "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
 # `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the band of lines that meet
 # both goals there (off-topic "no answer" ≥ 95 %, on-topic wrongly "no answer" ≤ 2 %) before
@@ -133,11 +138,32 @@ class Answer:
         return self.query.shown if self.query.changed else None
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A question as the lexical index sees it: what the learned model (`learned`) reads."""
+
+    query: ReadQuery
+    tokens: tuple[str, ...]
+    ranked: tuple[Result, ...]            # the entries sharing a token with it, by lexical score
+    known: float                          # share of its weight the index knows at all
+    lexical_answer: bool                  # whether the index alone would answer it (`is_answer`)
+    features: tuple[str, ...]             # `learned.features`
+    measures: tuple[float, ...]           # `learned.measures`
+
+    @property
+    def lexical_share(self) -> dict[str, float]:
+        """Each found entry's lexical score as a share of the best one's."""
+        best = self.ranked[0].score if self.ranked else 0.0
+        return {r.slug: r.score / best for r in self.ranked} if best > 0 else {}
+
+
 class FaqSearch:
     """FTS5 search over FAQ entries; build once, then `search` many times (thread-safe)."""
 
-    def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None) -> None:
+    def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None,
+                 model: learned.Model | None = None) -> None:
         self.vocab = vocab or vocabulary()
+        self._model = model
         self.entries = {e.slug: e for e in entries}
         self._lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
@@ -320,28 +346,55 @@ class FaqSearch:
         results.sort(key=lambda r: (-r.score, r.slug))
         return results
 
+    @property
+    def model(self) -> learned.Model:
+        """The learned model `answer` decides with (the shipped one unless another was given)."""
+        return self._model or learned.load()
+
     def search(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> list[Result]:
-        """The entries that share words with `q`, best first (no "no answer" decision)."""
+        """The entries that share words with `q`, by lexical score alone (no "no answer" decision)."""
         if limit <= 0:
             return []
         read, tokens = self.read(q)
         lang = lang if lang in LANGS else detect_language(read.text)
         return self.rank(tokens, lang, ruleset)[:limit]
 
-    def answer(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> Answer:
-        """The answers to `q`, or none and up to MAYBE closest entries."""
+    def reading(self, q: str, lang: str | None = None, ruleset: str | None = None) -> Reading:
+        """`q` read, ranked lexically and measured: the learned model's input."""
         read, tokens = self.read(q)
         lang = lang if lang in LANGS else detect_language(read.text)
-        ranked = self.rank(tokens, lang, ruleset) if limit > 0 else []
+        ranked = self.rank(tokens, lang, ruleset)
         total, known = self.weights(tokens, self.unknown_kinds(read.text, tokens))
         share = round(known / total, 4) if total else 0.0
-        if ranked and is_answer(ranked[0], share):
-            return Answer(tuple(ranked[:limit]), (), read, tuple(tokens), share)
-        return Answer((), tuple(ranked[: min(MAYBE, limit)]), read, tuple(tokens), share)
+        best = (ranked[0].score, ranked[0].coverage) if ranked else None
+        lexical_answer = bool(ranked) and is_answer(ranked[0], share)
+        return Reading(read, tuple(tokens), tuple(ranked), share, lexical_answer, tuple(learned.features(tokens)),
+                       learned.measures(tokens, share, best, lexical_answer))
+
+    def answer(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> Answer:
+        """The answers to `q` by the learned model, best first; or none and up to MAYBE closest entries."""
+        seen = self.reading(q, lang, ruleset)
+        if limit <= 0:
+            return Answer((), (), seen.query, seen.tokens, seen.known)
+        logits = self.model.logits(seen.features, seen.measures, seen.lexical_share)
+        for slug, entry in self.entries.items():
+            logits.setdefault(slug, 0.0)
+            if not entry.applies_to(ruleset):
+                logits[slug] += RULESET_LOGIT
+        chance = learned.softmax(logits)
+        coverage = {r.slug: r.coverage for r in seen.ranked}
+        order = sorted(self.entries, key=lambda slug: (-logits[slug], slug))
+        listed = [Result(slug, round(chance[slug], 4), self.entries[slug], coverage.get(slug, 0.0)) for slug in order]
+        if logits[order[0]] > logits[learned.NONE]:
+            results = [r for i, r in enumerate(listed[:limit]) if i < MAYBE or r.score >= LISTED]
+            return Answer(tuple(results), (), seen.query, seen.tokens, seen.known)
+        # "Maybe" offers only entries that share a word with the question: «zzqqxx» gets none.
+        maybe = [r for r in listed if r.slug in coverage][: min(MAYBE, limit)]
+        return Answer((), tuple(maybe), seen.query, seen.tokens, seen.known)
 
 
 def is_answer(best: Result, known: float) -> bool:
-    """Whether the best-ranked entry answers the question (see the module docstring)."""
+    """Whether the index alone would take the best-ranked entry for an answer (see the module docstring)."""
     return known >= MIN_KNOWN and best.coverage >= MIN_COVERAGE and best.score >= MIN_SCORE
 
 
@@ -355,4 +408,4 @@ def subject_rank(tokens: Sequence[str]) -> str | None:
     return next(iter(ranks)) if len(ranks) == 1 else None
 
 
-__all__ = ["Answer", "FaqSearch", "Result", "subject_rank", "CARD_TOKENS", "SUIT_TOKENS"]
+__all__ = ["Answer", "FaqSearch", "Reading", "Result", "subject_rank", "CARD_TOKENS", "SUIT_TOKENS"]
