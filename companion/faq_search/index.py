@@ -163,7 +163,8 @@ class FaqSearch:
     def __init__(self, entries: Iterable[FaqEntry], vocab: Vocabulary | None = None,
                  model: learned.Model | None = None) -> None:
         self.vocab = vocab or vocabulary()
-        self._model = model
+        # Read now, not by the first question (absent only before benchmarks/faq_train.py first ran).
+        self._model = model or (learned.load() if learned.MODEL_FILE.exists() else None)
         self.entries = {e.slug: e for e in entries}
         self._lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)

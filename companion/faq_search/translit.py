@@ -3,7 +3,7 @@
 People write Russian in Latin letters in many ways: «х» as `kh`, `h` or `x`,
 «ж» as `zh` or `j`, «й» as `j`, `y` or `i`, «ы» as `y` or `i`, «я» as `ya`, `ja`
 or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ш» as `sh` or (inside a word) `6`,
-«ц» as `ts` or `c`, the
+«ц» as `ts` or `c`, «у» as `oo` and «и» as `ee` the English way, the
 soft sign as `'` or nothing. Instead of guessing the scheme, both sides are
 reduced to one *skeleton* that forgets exactly those differences: «й», «ы» and
 «и» are all `i`, the soft and hard signs vanish, «ё» is `e`, and so on. A Latin
@@ -33,6 +33,7 @@ _CYR = {
 }
 # Latin → skeleton, longest first. `j` is «й» (→ i) or «ж» (→ zh): both are tried.
 _LATIN = [
+    ("oo", "oo"), ("ee", "ee"),  # doubled: «оо», «ее», or read the English way (second readings)
     ("shch", "sch"), ("sch", "sch"), ("yo", "e"), ("jo", "e"), ("kh", "h"), ("zh", "zh"), ("ch", "ch"),
     ("sh", "sh"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"), ("ye", "ie"),
     ("a", "a"), ("b", "b"), ("c", "ts"), ("d", "d"), ("e", "e"), ("f", "f"), ("g", "g"), ("h", "h"),
@@ -73,8 +74,9 @@ def _convert(word: str, table: list[tuple[str, str]], other: Mapping[str, str] |
 
 
 # Latin letters with a second reading: `j` is «й» or «ж», `x` is «кс» or «х» ("xod" = «ход»),
-# `ye` is «ые» or «е» ("novye", "yest'").
-_SECOND_READING = {"j": "zh", "x": "h", "ye": "e"}
+# `ye` is «ые» or «е» ("novye", "yest'"), and spelt the English way `oo` is «у» and `ee` «и»
+# ("rookah" = «руках», "eegraem" = «играем»).
+_SECOND_READING = {"j": "zh", "x": "h", "ye": "e", "oo": "u", "ee": "i"}
 
 
 def latin_skeletons(word: str) -> tuple[str, ...]:
@@ -101,6 +103,7 @@ def render(word: str) -> str:
 # `c` «ц», «к» or «ч», `e` «е» or «э», `sh` «ш» or «щ», `'` «ь» or «ъ»; a word-final consonant may
 # have lost its soft sign ("pobit" = «побить»).
 _READINGS: list[tuple[str, tuple[str, ...]]] = [
+    ("oo", ("оо", "у")), ("ee", ("ее", "и")),
     ("shch", ("щ",)), ("sch", ("щ", "сч")), ("tsya", ("тся", "ться")), ("tsia", ("тся", "ться")),
     ("yo", ("ё", "йо")), ("jo", ("ё", "йо")), ("yu", ("ю",)), ("ju", ("ю",)), ("iu", ("ю", "иу")),
     ("ya", ("я", "ыя")), ("ja", ("я",)), ("ia", ("я", "ия")), ("ye", ("е", "ые", "ье", "йе")),
