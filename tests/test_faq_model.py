@@ -23,10 +23,12 @@ def tiny(weights: dict[str, tuple[float, float, float]], none: float = 0.0, lexi
     return learned.Model((*SLUGS, learned.NONE), weights, measures, lexical, "", ())
 
 
-def test_features_are_the_tokens_and_their_neighbour_pairs() -> None:
-    assert learned.features(["zzr7", "zzonto", "zzrq"]) == sorted(
+def test_features_are_the_tokens_their_neighbour_pairs_and_the_stems_of_the_words() -> None:
+    assert learned.features(["zzr7", "zzonto", "zzrq"], "") == sorted(
         ["zzr7", "zzonto", "zzrq", "zzr7|zzonto", "zzonto|zzrq"])
-    assert learned.features([]) == []
+    assert learned.features([], "Можно ли снова?") == sorted(
+        f"w:{faq_search.stem(w)}" for w in ("можно", "ли", "снова"))
+    assert learned.features([], "") == []
 
 
 def test_logits_add_feature_weights_scaled_then_the_lexical_share_and_the_measures() -> None:

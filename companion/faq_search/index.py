@@ -369,7 +369,8 @@ class FaqSearch:
         share = round(known / total, 4) if total else 0.0
         best = (ranked[0].score, ranked[0].coverage) if ranked else None
         lexical_answer = bool(ranked) and is_answer(ranked[0], share)
-        return Reading(read, tuple(tokens), tuple(ranked), share, lexical_answer, tuple(learned.features(tokens)),
+        return Reading(read, tuple(tokens), tuple(ranked), share, lexical_answer,
+                       tuple(learned.features(tokens, read.text)),
                        learned.measures(tokens, share, best, lexical_answer))
 
     def answer(self, q: str, lang: str | None = None, ruleset: str | None = None, limit: int = 10) -> Answer:

@@ -7,9 +7,9 @@ labelled question of the tuning material (benchmarks/faq_eval/: about 2,000 ques
 writers, each labelled with the entries whose verdict settles it, or none).
 
 It is a linear softmax over the entries and one more class, "none" (no entry answers):
-- an entry's logit is the sum of the weights of the question's features (its search tokens and
-  pairs of neighbouring tokens, `features`), plus `lexical` × the entry's lexical score as a share
-  of the best one's;
+- an entry's logit is the sum of the weights of the question's features (its search tokens,
+  pairs of neighbouring tokens and the stems of its words, `features`), plus `lexical` × the
+  entry's lexical score as a share of the best one's;
 - the logit of "none" also adds its weights of the question's `measures` (how much of the
   question the index knows, how well the best entry matches, words of other subjects...).
 The question is answered when an entry's logit beats "none"'s; entries are listed by logit.
@@ -25,12 +25,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from ..faq import LANGS, FaqEntry
+from . import morphology
 from .analysis import ASIDE, OFF_TOPIC
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "faq_model.json"
@@ -40,9 +42,12 @@ MEASURES = ("bias", "known", "best_score", "best_coverage", "lexical_answer", "l
             "aside", "nothing_matched")
 
 
-def features(tokens: Sequence[str]) -> list[str]:
-    """What the model reads of a question: its search tokens, and each pair of neighbours ("a|b")."""
-    return sorted({*tokens, *(f"{a}|{b}" for a, b in zip(tokens, tokens[1:], strict=False))})
+def features(tokens: Sequence[str], text: str) -> list[str]:
+    """What the model reads of a question: its search tokens, each pair of neighbours ("a|b"), and
+    the stem of every word of `text`, the question as read ("w:…": the words the analysis drops as
+    stop words or folds into a concept, «можно», «ли», "again", say how a question is asked)."""
+    words = (f"w:{morphology.stem(w)}" for w in re.findall(r"\w+", text.casefold()))
+    return sorted({*tokens, *(f"{a}|{b}" for a, b in zip(tokens, tokens[1:], strict=False)), *words})
 
 
 def measures(tokens: Sequence[str], known: float, best: tuple[float, float] | None,
