@@ -7,8 +7,9 @@ on writers it was not trained on.
 
 Input: every question of the tuning material (faq_search_bench.TUNING), read by the lexical index
 (`FaqSearch.reading`): its features and measures, labelled with the entries whose verdict settles it,
-or none; and each entry's own question, verdict and keywords in both languages, labelled with the
-entry, each weighing `OWN`. The model: a softmax over the entries and "none", fitted by full-batch Adam with a small L2
+or none; and our own texts, each weighing `OWN`: each entry's question, verdict and keywords in
+both languages, labelled with the entry, and each word the vocabulary lists as another subject,
+labelled none. The model: a softmax over the entries and "none", fitted by full-batch Adam with a small L2
 penalty from zero weights (so the same input gives the same weights). The lexical score share is
 added at a fixed weight (`LEXICAL`), not fitted: the lexical index was tuned on this very material,
 so on it lexical scores look better than they are on new writers. `LEXICAL` was chosen on v8,
@@ -37,9 +38,9 @@ from companion import faq_search  # noqa: E402
 from companion.faq_search import learned  # noqa: E402
 
 SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_count": 2}
-OWN = 0.3  # weight of an entry's own text (question, verdict, a keyword) against a player's question
+OWN = 0.3  # weight of one of our own texts (an entry's question, verdict, a keyword) against a player's question
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
-WRITERS = ("v7a_heldout", "v7b_heldout", "v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout")
+WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout")
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 
@@ -57,18 +58,19 @@ def examples(names: Sequence[str]) -> dict[str, list[Example]]:
     return out
 
 
-def entry_examples() -> list[Example]:
-    """Each entry's own question, verdict and keywords (`learned.entry_texts`), as questions about it."""
+def own_examples() -> list[Example]:
+    """Our own texts (`learned.own_texts`: the entries' questions, verdicts and keywords, the words
+    of other subjects), as questions about their class."""
     engine = faq_search.search_engine()
     rows = []
-    for said, lang, slug in learned.entry_texts(engine.entries.values()):
+    for said, lang, label in learned.own_texts(engine.entries.values(), engine.vocab):
         seen = engine.reading(said, lang)
-        rows.append((seen.features, seen.measures, seen.lexical_share, (slug,)))
+        rows.append((seen.features, seen.measures, seen.lexical_share, (label,) if label else ()))
     return rows
 
 
 def fit(rows: Sequence[Example], classes: Sequence[str], own: Sequence[Example] = ()) -> learned.Model:
-    """The model fitted to `rows` (players' questions) and `own` (the entries' texts, weighing OWN each)."""
+    """The model fitted to `rows` (players' questions) and `own` (our own texts, weighing OWN each)."""
     weight = np.array([1.0] * len(rows) + [OWN] * len(own))
     rows = [*rows, *own]
     counts: dict[str, int] = {}
@@ -132,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = bench.available(bench.TUNING)
     start = time.perf_counter()
     data = examples(names)
-    own = entry_examples()
+    own = own_examples()
     classes = (*sorted(faq_search.search_engine().entries), learned.NONE)
     print(f"{sum(map(len, data.values()))} questions of {len(names)} sets read in {time.perf_counter() - start:.1f} s")
     if args.check:

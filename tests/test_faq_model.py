@@ -106,6 +106,16 @@ def test_an_entry_of_another_rule_set_gives_way() -> None:
     assert engine.answer("как тут быть", ruleset="classic").results[0].slug == everywhere.slug
 
 
+def test_our_own_texts_are_the_entries_and_the_words_of_other_subjects() -> None:
+    engine = faq_search.search_engine()
+    texts = learned.own_texts(engine.entries.values(), engine.vocab)
+    seven = faq.get_entry("seven")
+    assert seven and (seven.ru.question, "ru", "seven") in texts and (seven.en.verdict, "en", "seven") in texts
+    assert all((k, "en", "seven") in texts for k in seven.en.keywords)
+    assert ("покер", "ru", learned.NONE) in texts and ("poker", "en", learned.NONE) in texts
+    assert {label for *_, label in texts} == {*engine.entries, learned.NONE}
+
+
 def test_the_shipped_model_knows_every_entry() -> None:
     model = learned.load()
     assert model.classes == (*sorted(e.slug for e in faq.all_entries()), learned.NONE)
@@ -114,7 +124,7 @@ def test_the_shipped_model_knows_every_entry() -> None:
 
 def test_the_shipped_model_was_trained_on_what_the_search_reads_today() -> None:
     """The fingerprint of the training input, recomputed: the tuning sets it names, read by today's
-    analysis and index, and the entries' own texts. A change that alters what the model reads needs
+    analysis and index, and our own texts (`learned.own_texts`). A change that alters what the model reads needs
     `pip install -e '.[train]' && python benchmarks/faq_train.py` (docs/benchmarks.md)."""
     model = learned.load()
     engine = faq_search.search_engine()
@@ -123,8 +133,8 @@ def test_the_shipped_model_was_trained_on_what_the_search_reads_today() -> None:
         for q in tomllib.loads((EVAL / f"{name}.toml").read_text(encoding="utf-8"))["q"]:
             seen = engine.reading(q["text"])
             examples.append((seen.features, seen.measures, tuple(q["expect"])))
-    for said, lang, slug in learned.entry_texts(engine.entries.values()):
+    for said, lang, label in learned.own_texts(engine.entries.values(), engine.vocab):
         seen = engine.reading(said, lang)
-        examples.append((seen.features, seen.measures, (slug,)))
+        examples.append((seen.features, seen.measures, (label,) if label else ()))
     assert learned.fingerprint(examples, model.classes) == model.fingerprint, (
         "the FAQ model is stale: run `pip install -e '.[train]' && python benchmarks/faq_train.py`")

@@ -3,8 +3,9 @@
 The lexical index (`index`) finds the entries that share words with a question. Which of them the
 question is *about* depends on how people put things, and hand-written rules for that learnt only
 the words of whoever wrote the questions they were drawn from. This model learns it from every
-labelled question of the tuning material (benchmarks/faq_eval/: about 2,000 questions by a dozen
-writers, each labelled with the entries whose verdict settles it, or none).
+labelled question of the tuning material (benchmarks/faq_eval/: about 2,500 questions by more
+than a dozen writers, each labelled with the entries whose verdict settles it, or none), and
+from our own texts (`own_texts`).
 
 It is a linear softmax over the entries and one more class, "none" (no entry answers):
 - an entry's logit is the sum of the weights of the question's features (its search tokens,
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from ..faq import LANGS, FaqEntry
 from . import morphology
-from .analysis import ASIDE, OFF_TOPIC
+from .analysis import ASIDE, OFF_TOPIC, Vocabulary
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "faq_model.json"
 NONE = ""  # the class "no entry answers"
@@ -60,11 +61,14 @@ def measures(tokens: Sequence[str], known: float, best: tuple[float, float] | No
             float(tokens.count(OFF_TOPIC)), float(tokens.count(ASIDE)), float(best is None))
 
 
-def entry_texts(entries: Iterable[FaqEntry]) -> list[tuple[str, str, str]]:
-    """(text, language, slug) for each entry's own question, verdict and keywords: training examples
-    about that entry, besides the players' questions."""
-    return [(said, lang, e.slug) for e in sorted(entries, key=lambda e: e.slug) for lang in LANGS
-            for said in (e.text(lang).question, e.text(lang).verdict, *e.text(lang).keywords)]
+def own_texts(entries: Iterable[FaqEntry], vocab: Vocabulary) -> list[tuple[str, str, str]]:
+    """(text, language, class) for the texts we wrote ourselves, training examples besides the
+    players' questions: each entry's question, verdict and keywords are about that entry; each word
+    the vocabulary lists as another subject (another game, the weather, money) is about none."""
+    texts = [(said, lang, e.slug) for e in sorted(entries, key=lambda e: e.slug) for lang in LANGS
+             for said in (e.text(lang).question, e.text(lang).verdict, *e.text(lang).keywords)]
+    other = sorted(w for w, found in vocab.surface.items() if found == (OFF_TOPIC,))
+    return texts + [(w, morphology.script_of(w), NONE) for w in other]
 
 
 def fingerprint(examples: Iterable[tuple[Sequence[str], Sequence[float], Sequence[str]]],
@@ -132,5 +136,5 @@ def softmax(logits: Mapping[str, float]) -> dict[str, float]:
     return {c: e / total for c, e in exp.items()}
 
 
-__all__ = ["MEASURES", "MODEL_FILE", "NONE", "Model", "entry_texts", "features", "fingerprint", "from_json", "load",
-           "measures", "softmax"]
+__all__ = ["MEASURES", "MODEL_FILE", "NONE", "Model", "features", "fingerprint", "from_json", "load",
+           "measures", "own_texts", "softmax"]

@@ -179,7 +179,7 @@ class QueryReader:
         """A Cyrillic word that is neither known nor real, as meant: spoken spellings first
         («отбицца» → «отбиться», «кончица» → «кончится»), then the closest known word.
         A letter held three times or more («сдаеттт», «нууу») is one; a function word glued to
-        the next word («ктосдает») is two words."""
+        the next word («ктосдает») is two words, and so is a run of words typed without spaces."""
         collapsed = _HELD.sub(r"\1", word)
         if collapsed != word:
             if self.known(collapsed) or is_common_word(collapsed):
@@ -197,7 +197,37 @@ class QueryReader:
             # edit from a card word, which a name there hardly is.
             near = self.spell.correct(word, limit=1)
             return near if near and cards.card_word(near) else None
-        return self._unglued(word, exact=True) or self.spell.correct(word) or self._unglued(word, exact=False)
+        return (self._unglued(word, exact=True) or self.spell.correct(word) or self._segmented(word)
+                or self._unglued(word, exact=False))
+
+    def _segmented(self, word: str) -> str | None:
+        """«сколькоочковзадевятку» → «сколько очков за девятку»: a long run of words typed without
+        spaces, split into the fewest words each known as written (two letters: a function word),
+        of those splits the one of the longest words («очков за», not «очко вза»), then of the most
+        words the index knows («король на», not «ко рольна»)."""
+        if len(word) < 8:
+            return None
+
+        def whole(piece: str) -> bool:  # (`known` takes any word under four letters)
+            if len(piece) <= 3:
+                return piece in self.glue or (len(piece) == 3 and is_common_word(piece))
+            return self.known(piece) or is_common_word(piece)
+
+        def rank(words: list[str]) -> tuple[int, int, int]:  # the fewest words, the longest, the most known
+            return len(words), -sum(len(w) ** 2 for w in words), -sum(self.known(w) for w in words)
+
+        best: list[list[str] | None] = [[]] + [None] * len(word)  # best[i]: the best split of word[:i]
+        for end in range(2, len(word) + 1):
+            for start in range(max(0, end - 20), end - 1):
+                before = best[start]
+                if before is None or not whole(word[start:end]):
+                    continue
+                split = [*before, word[start:end]]
+                current = best[end]
+                if current is None or rank(split) < rank(current):
+                    best[end] = split
+        found = best[-1]
+        return " ".join(found) if found and len(found) > 1 else None
 
     def _unglued(self, word: str, exact: bool) -> str | None:
         """«ктосдает» → «кто сдает»: a glued function word first, then a word known as written
