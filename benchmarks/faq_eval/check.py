@@ -56,6 +56,7 @@ V8_EARLIER = (*V7_EARLIER, "v7a_heldout", "v7b_heldout")
 V9_EARLIER = (*V8_EARLIER, "v8a_heldout", "v8b_heldout")
 V10_EARLIER = (*V9_EARLIER, "v9a_heldout", "v9b_heldout")
 V11_EARLIER = (*V10_EARLIER, "v10a_heldout", "v10b_heldout")
+V12_EARLIER = (*V11_EARLIER, "v11a_heldout", "v11b_heldout")
 SETS = {
     "v3": Spec(("v3_tune", "v3_heldout"), V1_V2, per_entry=1, runon_unpunctuated=True,
                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 10, "plain": 40, "offtopic": 40}),
@@ -97,6 +98,12 @@ SETS = {
                   minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
        for half in ("v11a", "v11b")},
     "v11": Spec(("v11a_heldout", "v11b_heldout"), V11_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
+                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
+    # v12: like v7 to v11, two blind halves side by side (issue 12's tenth round)
+    **{half: Spec((f"{half}_heldout",), V12_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
+                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
+       for half in ("v12a", "v12b")},
+    "v12": Spec(("v12a_heldout", "v12b_heldout"), V12_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
                 minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
 }
 
