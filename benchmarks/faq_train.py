@@ -6,17 +6,19 @@ on writers it was not trained on.
     python benchmarks/faq_train.py --check    # instead, each writer's set left out in turn: the figures
 
 Input: every question of the tuning material (faq_search_bench.TUNING), read by the lexical index
-(`FaqSearch.reading`): its features and measures, labelled with the entries whose verdict settles it,
-or none; and our own texts, each weighing `OWN`: each entry's question, verdict and keywords in
-both languages, labelled with the entry, and each word the vocabulary lists as another subject,
-labelled none. The model: a softmax over the entries and "none", fitted by full-batch Adam with a small L2
-penalty from zero weights (so the same input gives the same weights). The lexical score share is
-added at a fixed weight (`LEXICAL`), not fitted: the lexical index was tuned on this very material,
-so on it lexical scores look better than they are on new writers. `LEXICAL` was chosen on v8,
-the one set the lexical index had not been tuned on then, with a model trained on v1-v7, and
-checked on v8 and v9 together in the eighth round (docs/benchmarks.md).
+(`FaqSearch.reading`): its features and measures, labelled with the entries whose verdict settles
+it, or none; and our own texts (`learned.own_texts`), each weighing `OWN`: each entry's question,
+verdict and keywords in both languages, labelled with the entry, and each word the vocabulary
+lists as another subject and each question of companion/data/faq_not_answered.toml, labelled none.
 
---check leaves out each of the six latest writers' sets in turn (`WRITERS`, each written blind by
+The model: a softmax over the entries and "none", fitted by full-batch Adam with a small L2
+penalty from zero weights (so the same input gives the same weights). The lexical score share
+is added at a fixed weight (`LEXICAL`), not fitted: the lexical index was tuned on this very
+material, so on it lexical scores look better than they are on new writers. `LEXICAL` was
+chosen on v8, the one set the lexical index had not been tuned on then, with a model trained on
+v1-v7, and checked on v8 and v9 together in the eighth round (docs/benchmarks.md).
+
+--check leaves out each of the eight latest writers' sets in turn (`WRITERS`, each written blind by
 one writer), trains on the rest and prints the figures on the set left out, then pooled.
 """
 
@@ -40,7 +42,8 @@ from companion.faq_search import learned  # noqa: E402
 SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_count": 2}
 OWN = 0.3  # weight of one of our own texts (an entry's question, verdict, a keyword) against a player's question
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
-WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout")
+WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout",
+           "v11a_heldout", "v11b_heldout")
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 

@@ -27,6 +27,7 @@ import hashlib
 import json
 import math
 import re
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +38,7 @@ from . import morphology
 from .analysis import ASIDE, OFF_TOPIC, Vocabulary
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "faq_model.json"
+NOT_ANSWERED_FILE = MODEL_FILE.with_name("faq_not_answered.toml")
 NONE = ""  # the class "no entry answers"
 # The measures of a question the "none" class weighs (`measures`), in this order.
 MEASURES = ("bias", "known", "best_score", "best_coverage", "lexical_answer", "length", "other_subject",
@@ -61,14 +63,22 @@ def measures(tokens: Sequence[str], known: float, best: tuple[float, float] | No
             float(tokens.count(OFF_TOPIC)), float(tokens.count(ASIDE)), float(best is None))
 
 
+def not_answered() -> dict[str, tuple[str, ...]]:
+    """Questions no verdict settles, in our own words, by subject (data/faq_not_answered.toml)."""
+    with NOT_ANSWERED_FILE.open("rb") as f:
+        return {s["name"]: tuple(s["texts"]) for s in tomllib.load(f)["subject"]}
+
+
 def own_texts(entries: Iterable[FaqEntry], vocab: Vocabulary) -> list[tuple[str, str, str]]:
     """(text, language, class) for the texts we wrote ourselves, training examples besides the
     players' questions: each entry's question, verdict and keywords are about that entry; each word
-    the vocabulary lists as another subject (another game, the weather, money) is about none."""
+    the vocabulary lists as another subject (another game, the weather, money) and each question of
+    `not_answered` is about none."""
     texts = [(said, lang, e.slug) for e in sorted(entries, key=lambda e: e.slug) for lang in LANGS
              for said in (e.text(lang).question, e.text(lang).verdict, *e.text(lang).keywords)]
     other = sorted(w for w, found in vocab.surface.items() if found == (OFF_TOPIC,))
-    return texts + [(w, morphology.script_of(w), NONE) for w in other]
+    asked = [q for questions in not_answered().values() for q in questions]
+    return texts + [(w, morphology.script_of(w), NONE) for w in (*other, *asked)]
 
 
 def fingerprint(examples: Iterable[tuple[Sequence[str], Sequence[float], Sequence[str]]],
@@ -137,4 +147,4 @@ def softmax(logits: Mapping[str, float]) -> dict[str, float]:
 
 
 __all__ = ["MEASURES", "MODEL_FILE", "NONE", "Model", "features", "fingerprint", "from_json", "load",
-           "measures", "own_texts", "softmax"]
+           "measures", "not_answered", "own_texts", "softmax"]
