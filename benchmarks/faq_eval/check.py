@@ -52,11 +52,27 @@ class Spec:
 
 V1_V2 = ("dev", "dev2", "holdout", "v2_tune", "v2_heldout")
 V7_EARLIER = (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout", "v6_heldout")
-V8_EARLIER = (*V7_EARLIER, "v7a_heldout", "v7b_heldout")
-V9_EARLIER = (*V8_EARLIER, "v8a_heldout", "v8b_heldout")
-V10_EARLIER = (*V9_EARLIER, "v9a_heldout", "v9b_heldout")
-V11_EARLIER = (*V10_EARLIER, "v10a_heldout", "v10b_heldout")
-V12_EARLIER = (*V11_EARLIER, "v11a_heldout", "v11b_heldout")
+HALF_MINIMUM = {"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25}
+PAIR_MINIMUM = {"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}
+BLIND_PAIRS = tuple(f"v{n}" for n in range(7, 13))  # v7 (issue 12's fifth round) to v12 (its tenth)
+
+
+def blind_pairs() -> dict[str, Spec]:
+    """From v7 on, each set is two halves written blind side by side by two writers, both held out:
+    each half checked alone while it is written ("v7a"), then the two together ("v7"), each against
+    every earlier set."""
+    specs: dict[str, Spec] = {}
+    earlier: tuple[str, ...] = V7_EARLIER
+    for name in BLIND_PAIRS:
+        halves = (f"{name}a_heldout", f"{name}b_heldout")
+        for half in halves:
+            specs[half.removesuffix("_heldout")] = Spec((half,), earlier, per_entry=1, total=100,
+                                                        runon_unpunctuated=True, minimum=HALF_MINIMUM)
+        specs[name] = Spec(halves, earlier, per_entry=2, total=200, runon_unpunctuated=True, minimum=PAIR_MINIMUM)
+        earlier = (*earlier, *halves)
+    return specs
+
+
 SETS = {
     "v3": Spec(("v3_tune", "v3_heldout"), V1_V2, per_entry=1, runon_unpunctuated=True,
                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 10, "plain": 40, "offtopic": 40}),
@@ -68,45 +84,8 @@ SETS = {
     "v6": Spec(("v6_heldout",), (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout"),
                per_entry=2,
                minimum={"translit": 30, "runon": 30, "slang": 25, "mixed": 10, "plain": 20, "offtopic": 35}),
-    # v7: two halves written blind side by side by two writers, both held out (report only); each half checked
-    # alone while it is written, then the two together
-    **{half: Spec((f"{half}_heldout",), V7_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v7a", "v7b")},
-    "v7": Spec(("v7a_heldout", "v7b_heldout"), V7_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-               minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
-    # v8: like v7, two blind halves side by side (issue 12's sixth round)
-    **{half: Spec((f"{half}_heldout",), V8_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v8a", "v8b")},
-    "v8": Spec(("v8a_heldout", "v8b_heldout"), V8_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-               minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
-    # v9: like v7 and v8, two blind halves side by side (issue 12's seventh round)
-    **{half: Spec((f"{half}_heldout",), V9_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v9a", "v9b")},
-    "v9": Spec(("v9a_heldout", "v9b_heldout"), V9_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-               minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
-    # v10: like v7 to v9, two blind halves side by side (issue 12's eighth round)
-    **{half: Spec((f"{half}_heldout",), V10_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v10a", "v10b")},
-    "v10": Spec(("v10a_heldout", "v10b_heldout"), V10_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
-    # v11: like v7 to v10, two blind halves side by side (issue 12's ninth round)
-    **{half: Spec((f"{half}_heldout",), V11_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v11a", "v11b")},
-    "v11": Spec(("v11a_heldout", "v11b_heldout"), V11_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
-    # v12: like v7 to v11, two blind halves side by side (issue 12's tenth round)
-    **{half: Spec((f"{half}_heldout",), V12_EARLIER, per_entry=1, total=100, runon_unpunctuated=True,
-                  minimum={"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25})
-       for half in ("v12a", "v12b")},
-    "v12": Spec(("v12a_heldout", "v12b_heldout"), V12_EARLIER, per_entry=2, total=200, runon_unpunctuated=True,
-                minimum={"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}),
+    **blind_pairs(),
 }
-
 
 def norm(text: str) -> str:
     return " ".join(text.casefold().split())
