@@ -115,9 +115,7 @@ def fit(rows: Sequence[Example], classes: Sequence[str], own: Sequence[Example] 
 def figures(model: learned.Model, rows: Sequence[Example]) -> bench.Figures:
     fig = bench.Figures()
     for feats, meas, share, expect in rows:
-        logits = model.logits(feats, meas, share)
-        order = sorted((c for c in model.classes if c != learned.NONE), key=lambda c: (-logits[c], c))
-        answered = logits[order[0]] > logits[learned.NONE]
+        order, answered = learned.decide(model.logits(feats, meas, share))
         if not expect:
             fig.off_topic += 1
             fig.off_none += not answered

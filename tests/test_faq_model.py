@@ -53,6 +53,12 @@ def test_measures_say_what_the_index_saw() -> None:
     assert found["nothing_matched"] == 0.0 and found["lexical_answer"] == 1.0
 
 
+def test_decide_lists_entries_by_logit_ties_by_slug_and_answers_when_one_beats_none() -> None:
+    assert learned.decide({"seven": 1.0, "ace": 1.0, "six": 2.0, learned.NONE: 1.5}) == (["six", "ace", "seven"], True)
+    assert learned.decide({"seven": 1.0, learned.NONE: 1.0}) == (["seven"], False)  # a tie is no answer
+    assert learned.decide({learned.NONE: 0.0}) == ([], False)
+
+
 def test_softmax_is_a_distribution_even_for_large_logits() -> None:
     chance = learned.softmax({"a": 1000.0, "b": 1000.0, "c": 0.0})
     assert chance["a"] == pytest.approx(0.5) and chance["c"] == pytest.approx(0.0)

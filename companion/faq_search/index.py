@@ -378,16 +378,15 @@ class FaqSearch:
         seen = self.reading(q, lang, ruleset)
         if limit <= 0:
             return Answer((), (), seen.query, seen.tokens, seen.known)
-        logits = self.model.logits(seen.features, seen.measures, seen.lexical_share)
+        found = self.model.logits(seen.features, seen.measures, seen.lexical_share)
+        logits = {learned.NONE: found[learned.NONE]}
         for slug, entry in self.entries.items():
-            logits.setdefault(slug, 0.0)
-            if not entry.applies_to(ruleset):
-                logits[slug] += RULESET_LOGIT
+            logits[slug] = found.get(slug, 0.0) + (0.0 if entry.applies_to(ruleset) else RULESET_LOGIT)
         chance = learned.softmax(logits)
         coverage = {r.slug: r.coverage for r in seen.ranked}
-        order = sorted(self.entries, key=lambda slug: (-logits[slug], slug))
+        order, answered = learned.decide(logits)
         listed = [Result(slug, round(chance[slug], 4), self.entries[slug], coverage.get(slug, 0.0)) for slug in order]
-        if logits[order[0]] > logits[learned.NONE]:
+        if answered:
             results = [r for i, r in enumerate(listed[:limit]) if i < MAYBE or r.score >= LISTED]
             return Answer(tuple(results), (), seen.query, seen.tokens, seen.known)
         # "Maybe" offers only entries that share a word with the question: «zzqqxx» gets none.

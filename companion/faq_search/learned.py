@@ -139,6 +139,12 @@ def load() -> Model:
     return from_json(MODEL_FILE.read_text(encoding="utf-8"))
 
 
+def decide(logits: Mapping[str, float]) -> tuple[list[str], bool]:
+    """The entries by logit, best first (ties by slug), and whether the best one beats "none"."""
+    order = sorted((c for c in logits if c != NONE), key=lambda c: (-logits[c], c))
+    return order, bool(order) and logits[order[0]] > logits[NONE]
+
+
 def softmax(logits: Mapping[str, float]) -> dict[str, float]:
     top = max(logits.values())
     exp = {c: math.exp(z - top) for c, z in logits.items()}
@@ -146,5 +152,5 @@ def softmax(logits: Mapping[str, float]) -> dict[str, float]:
     return {c: e / total for c, e in exp.items()}
 
 
-__all__ = ["MEASURES", "MODEL_FILE", "NONE", "Model", "features", "fingerprint", "from_json", "load",
+__all__ = ["MEASURES", "MODEL_FILE", "NONE", "Model", "decide", "features", "fingerprint", "from_json", "load",
            "measures", "not_answered", "own_texts", "softmax"]
