@@ -18,7 +18,7 @@ material, so on it lexical scores look better than they are on new writers. `LEX
 chosen on v8, the one set the lexical index had not been tuned on then, with a model trained on
 v1-v7, and checked on v8 and v9 together in the eighth round (docs/benchmarks.md).
 
---check leaves out each of the eight latest writers' sets in turn (`WRITERS`, each written blind by
+--check leaves out each of the ten latest writers' sets in turn (`WRITERS`, each written blind by
 one writer), trains on the rest and prints the figures on the set left out, then pooled.
 """
 
@@ -43,7 +43,7 @@ SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_coun
 OWN = 0.3  # weight of one of our own texts (an entry's question, verdict, a keyword) against a player's question
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
 WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout",
-           "v11a_heldout", "v11b_heldout")
+           "v11a_heldout", "v11b_heldout", "v12a_heldout", "v12b_heldout")
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 
