@@ -40,7 +40,7 @@ from companion import faq_search  # noqa: E402
 from companion.faq_search import learned  # noqa: E402
 
 SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_count": 2}
-OWN = 0.3  # weight of one of our own texts (an entry's question, verdict, a keyword) against a player's question
+OWN = 0.3  # weight of one of our own texts (`learned.own_texts`) against a player's question
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
 WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout",
            "v11a_heldout", "v11b_heldout", "v12a_heldout", "v12b_heldout")
@@ -62,8 +62,8 @@ def examples(names: Sequence[str]) -> dict[str, list[Example]]:
 
 
 def own_examples() -> list[Example]:
-    """Our own texts (`learned.own_texts`: the entries' questions, verdicts and keywords, the words
-    of other subjects), as questions about their class."""
+    """Our own texts (`learned.own_texts`: the entries' questions, verdicts and keywords; the words
+    of other subjects and the questions of faq_not_answered.toml, about none), as questions."""
     engine = faq_search.search_engine()
     rows = []
     for said, lang, label in learned.own_texts(engine.entries.values(), engine.vocab):
