@@ -91,10 +91,10 @@ NARRATOR = "zznarrator"   # people in the story of a question (no entry is about
 MAX_QUERY_TOKENS = 40
 MAYBE = 3             # entries offered as "maybe" when there is no answer, and listed at least with an answer
 LISTED = 0.01         # ...and further answers, while the model gives them this probability at least
-# "No answer" thresholds, chosen on all the tuning material (benchmarks/faq_eval/README.md;
-# `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle of the band of lines that meet
-# both goals there (off-topic "no answer" ≥ 95 %, on-topic wrongly "no answer" ≤ 2 %) before
-# refusals start to grow.
+# The index's own "no answer" thresholds, chosen on all the tuning material
+# (benchmarks/faq_eval/README.md; `faq_search_bench.py --sweep`, docs/benchmarks.md): the middle
+# of the band of lines that meet both goals there (off-topic "no answer" ≥ 95 %, on-topic wrongly
+# "no answer" ≤ 2 %) before refusals start to grow.
 MIN_KNOWN = 0.57      # share of the question's weight the index knows
 MIN_COVERAGE = 0.1    # share of the question's weight the best entry contains
 MIN_SCORE = 0.0       # the best entry's score
