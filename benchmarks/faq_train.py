@@ -66,9 +66,9 @@ def own_examples() -> list[Example]:
     of other subjects and the questions of faq_not_answered.toml, about none), as questions."""
     engine = faq_search.search_engine()
     rows = []
-    for said, lang, label in learned.own_texts(engine.entries.values(), engine.vocab):
+    for said, lang, expect in learned.own_texts(engine.entries.values(), engine.vocab):
         seen = engine.reading(said, lang)
-        rows.append((seen.features, seen.measures, seen.lexical_share, (label,) if label else ()))
+        rows.append((seen.features, seen.measures, seen.lexical_share, expect))
     return rows
 
 

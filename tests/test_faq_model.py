@@ -116,11 +116,11 @@ def test_our_own_texts_are_the_entries_and_the_words_of_other_subjects() -> None
     engine = faq_search.search_engine()
     texts = learned.own_texts(engine.entries.values(), engine.vocab)
     seven = faq.get_entry("seven")
-    assert seven and (seven.ru.question, "ru", "seven") in texts and (seven.en.verdict, "en", "seven") in texts
-    assert all((k, "en", "seven") in texts for k in seven.en.keywords)
-    assert ("покер", "ru", learned.NONE) in texts and ("poker", "en", learned.NONE) in texts
-    assert ("какой картой лучше ходить первой", "ru", learned.NONE) in texts
-    assert {label for *_, label in texts} == {*engine.entries, learned.NONE}
+    assert seven and (seven.ru.question, "ru", ("seven",)) in texts and (seven.en.verdict, "en", ("seven",)) in texts
+    assert all((k, "en", ("seven",)) in texts for k in seven.en.keywords)
+    assert ("покер", "ru", ()) in texts and ("poker", "en", ()) in texts  # about none, like an off-topic question
+    assert ("какой картой лучше ходить первой", "ru", ()) in texts
+    assert {expect for *_, expect in texts} == {*((slug,) for slug in engine.entries), ()}
 
 
 def test_questions_we_wrote_as_unanswered_mostly_get_no_answer() -> None:
@@ -151,8 +151,8 @@ def test_the_shipped_model_was_trained_on_what_the_search_reads_today() -> None:
         for q in tomllib.loads((EVAL / f"{name}.toml").read_text(encoding="utf-8"))["q"]:
             seen = engine.reading(q["text"])
             examples.append((seen.features, seen.measures, tuple(q["expect"])))
-    for said, lang, label in learned.own_texts(engine.entries.values(), engine.vocab):
+    for said, lang, expect in learned.own_texts(engine.entries.values(), engine.vocab):
         seen = engine.reading(said, lang)
-        examples.append((seen.features, seen.measures, (label,) if label else ()))
+        examples.append((seen.features, seen.measures, expect))
     assert learned.fingerprint(examples, model.classes) == model.fingerprint, (
         "the FAQ model is stale: run `pip install -e '.[train]' && python benchmarks/faq_train.py`")

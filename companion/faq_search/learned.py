@@ -69,16 +69,17 @@ def not_answered() -> dict[str, tuple[str, ...]]:
         return {s["name"]: tuple(s["texts"]) for s in tomllib.load(f)["subject"]}
 
 
-def own_texts(entries: Iterable[FaqEntry], vocab: Vocabulary) -> list[tuple[str, str, str]]:
-    """(text, language, class) for the texts we wrote ourselves, training examples besides the
-    players' questions: each entry's question, verdict and keywords are about that entry; each word
-    the vocabulary lists as another subject (another game, the weather, money) and each question of
-    `not_answered` is about none."""
-    texts = [(said, lang, e.slug) for e in sorted(entries, key=lambda e: e.slug) for lang in LANGS
+def own_texts(entries: Iterable[FaqEntry], vocab: Vocabulary) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(text, language, expect) for the texts we wrote ourselves, training examples besides the
+    players' questions, labelled like them (`expect`: the right entries, none for "none"): each
+    entry's question, verdict and keywords are about that entry; each word the vocabulary lists as
+    another subject (another game, the weather, money) and each question of `not_answered` is about
+    none."""
+    texts = [(said, lang, (e.slug,)) for e in sorted(entries, key=lambda e: e.slug) for lang in LANGS
              for said in (e.text(lang).question, e.text(lang).verdict, *e.text(lang).keywords)]
     other = sorted(w for w, found in vocab.surface.items() if found == (OFF_TOPIC,))
     asked = [q for questions in not_answered().values() for q in questions]
-    return texts + [(w, morphology.script_of(w), NONE) for w in (*other, *asked)]
+    return texts + [(w, morphology.script_of(w), ()) for w in (*other, *asked)]
 
 
 def fingerprint(examples: Iterable[tuple[Sequence[str], Sequence[float], Sequence[str]]],
