@@ -42,8 +42,8 @@ from companion.faq_search import learned  # noqa: E402
 SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_count": 2}
 OWN = 0.3  # weight of one of our own texts (`learned.own_texts`) against a player's question
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
-WRITERS = ("v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout",
-           "v11a_heldout", "v11b_heldout", "v12a_heldout", "v12b_heldout")
+WRITERS = ("v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout", "v11a_heldout", "v11b_heldout",
+           "v12a_heldout", "v12b_heldout", "v13a_heldout", "v13b_heldout")
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 

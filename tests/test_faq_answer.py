@@ -358,7 +358,8 @@ def test_a_word_of_another_subject_is_only_its_own_forms() -> None:
                                "какую карту лучше держать до конца", "should i dump my seven or save it for later",
                                "откуда взялось название и кто эту игру придумал", "who invented this game",
                                "in uno can you stack two draw cards", "is it bad manners to look at the discards",
-                               "which suit is smartest to call", "a good card game for a party"])
+                               "which suit is smartest to call", "a good card game for a party",
+                               "what are the odds of being dealt three queens"])
 def test_the_odds_and_holding_a_card_back_are_no_rule_question(q: str) -> None:
     """The odds of a card, what to hold back, the smartest call are choices no rule settles; who made
     the game up, another game's rules asked as such, manners, no rule of ours says either."""
@@ -973,7 +974,6 @@ KNOWN_MISSES = "known misses of the learned model (docs/benchmarks.md, issue 12,
 @pytest.mark.xfail(strict=True, reason=KNOWN_MISSES)
 @pytest.mark.parametrize("q, slug", [
     ("сколько игральных карт в колоде для сто одно", "deck-52"),  # answered «нет ответа»
-    ("what are the odds of being dealt three queens", None),  # answered: four-of-a-kind-dealt
     ("сколько человек в мире играет", None),  # answered: number-of-players
     ("как играть в пьяницу вдвоём", None),  # answered: two-players (a near tie; it came and went)
     ("правила покера", None),  # answered: official-rules (a near tie; it came and went)
