@@ -4,12 +4,15 @@ on writers it was not trained on.
     pip install -e '.[train]'
     python benchmarks/faq_train.py            # train on the tuning material, write companion/data/faq_model.json
     python benchmarks/faq_train.py --check    # instead, each writer's set left out in turn: the figures
+    python benchmarks/faq_train.py --check --misses  # ... and each left-out set's misses
 
 Input: every question of the tuning material (faq_search_bench.TUNING), read by the lexical index
 (`FaqSearch.reading`): its features and measures, labelled with the entries whose verdict settles
-it, or none; and our own texts (`learned.own_texts`), each weighing `OWN`: each entry's question,
-verdict and keywords in both languages, labelled with the entry, and each word the vocabulary
-lists as another subject and each question of companion/data/faq_not_answered.toml, labelled none.
+it, or none; and our own texts (`learned.own_texts`): each entry's question, verdict and keywords
+in both languages, labelled with the entry, and each word the vocabulary lists as another subject,
+labelled none, each weighing `OWN`; each question of companion/data/faq_not_answered.toml,
+labelled none, weighing `ASKED`, like a player's question (chosen in the twelfth round, with each
+writer left out: docs/benchmarks.md).
 
 The model: a softmax over the entries and "none", fitted by full-batch Adam with a small L2
 penalty from zero weights (so the same input gives the same weights). The lexical score share
@@ -41,6 +44,7 @@ from companion.faq_search import learned  # noqa: E402
 
 SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_count": 2}
 OWN = 0.3  # weight of one of our own texts (`learned.own_texts`) against a player's question
+ASKED = 1.0  # ... of one of the questions of faq_not_answered.toml: a player might ask it (docstring)
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
 WRITERS = ("v9a_heldout", "v9b_heldout", "v10a_heldout", "v10b_heldout", "v11a_heldout", "v11b_heldout",
            "v12a_heldout", "v12b_heldout", "v13a_heldout", "v13b_heldout")
@@ -61,21 +65,25 @@ def examples(names: Sequence[str]) -> dict[str, list[Example]]:
     return out
 
 
-def own_examples() -> list[Example]:
+def own_examples() -> list[tuple[Example, float]]:
     """Our own texts (`learned.own_texts`: the entries' questions, verdicts and keywords; the words
-    of other subjects and the questions of faq_not_answered.toml, about none), as questions."""
+    of other subjects and the questions of faq_not_answered.toml, about none), as questions, each
+    with its weight: `ASKED` for a question of faq_not_answered.toml, `OWN` for the others."""
     engine = faq_search.search_engine()
+    asked = {q for questions in learned.not_answered().values() for q in questions}
     rows = []
     for said, lang, expect in learned.own_texts(engine.entries.values(), engine.vocab):
         seen = engine.reading(said, lang)
-        rows.append((seen.features, seen.measures, seen.lexical_share, expect))
+        rows.append(((seen.features, seen.measures, seen.lexical_share, expect), ASKED if said in asked else OWN))
     return rows
 
 
-def fit(rows: Sequence[Example], classes: Sequence[str], own: Sequence[Example] = ()) -> learned.Model:
-    """The model fitted to `rows` (players' questions) and `own` (our own texts, weighing OWN each)."""
-    weight = np.array([1.0] * len(rows) + [OWN] * len(own))
-    rows = [*rows, *own]
+def fit(rows: Sequence[Example], classes: Sequence[str],
+        own: Sequence[tuple[Example, float]] = ()) -> learned.Model:
+    """The model fitted to `rows` (players' questions, weighing 1 each) and `own` (our own texts, each
+    with its weight)."""
+    weight = np.array([1.0] * len(rows) + [w for _, w in own])
+    rows = [*rows, *(r for r, _ in own)]
     counts: dict[str, int] = {}
     for feats, *_ in rows:
         for f in feats:
@@ -127,10 +135,21 @@ def figures(model: learned.Model, rows: Sequence[Example]) -> bench.Figures:
     return fig
 
 
+def print_misses(model: learned.Model, name: str, rows: Sequence[Example]) -> None:
+    """The questions of `name` the model gets wrong: what it answered (first three, or none)."""
+    for q, (feats, meas, share, expect) in zip(bench.load_questions(name), rows, strict=True):
+        order, answered = learned.decide(model.logits(feats, meas, share))
+        if (answered and order[0] in expect) or (not answered and not expect):
+            continue
+        print(f"    {'off-topic' if not expect else ','.join(expect)}: {q['text']!r} -> "
+              f"{list(order[:3]) if answered else 'none'}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="leave each writer out in turn and print the figures (writes no model)")
+    parser.add_argument("--misses", action="store_true", help="with --check: also list each left-out set's misses")
     args = parser.parse_args(argv)
     names = bench.available(bench.TUNING)
     start = time.perf_counter()
@@ -146,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             model = fit([r for other, rows in data.items() if other != name for r in rows], classes, own)
             fig = figures(model, data[name])
             print(f"{name:<16}{fig.row()}")
+            if args.misses:
+                print_misses(model, name, data[name])
             for f in fields(bench.Figures):
                 setattr(pooled, f.name, getattr(pooled, f.name) + getattr(fig, f.name))
         print(f"{'pooled':<16}{pooled.row()}")
@@ -153,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.perf_counter()
     rows = [r for rs in data.values() for r in rs]
     model = fit(rows, classes, own)
-    digest = learned.fingerprint(((f, m, e) for f, m, _, e in (*rows, *own)), classes)
+    digest = learned.fingerprint(((f, m, e) for f, m, _, e in (*rows, *(r for r, _ in own))), classes)
     model = learned.Model(model.classes, model.weights, model.none_measures, LEXICAL, digest, tuple(names))
     learned.MODEL_FILE.write_text(model.to_json(), encoding="utf-8")
     print(f"trained on {len(rows)} questions in {time.perf_counter() - start:.1f} s: {len(model.weights)} features, "

@@ -124,14 +124,15 @@ def test_our_own_texts_are_the_entries_and_the_words_of_other_subjects() -> None
 
 
 def test_questions_we_wrote_as_unanswered_mostly_get_no_answer() -> None:
-    """data/faq_not_answered.toml, examples of "none" in both languages: like our other own texts
-    they weigh less than a player's question, so the model need not refuse every one (3 in 4)."""
+    """data/faq_not_answered.toml, examples of "none" in both languages: they weigh like a player's
+    question (faq_train.py, ASKED), and the model fits them as it fits the players' questions, though
+    not to the last one (9 in 10)."""
     subjects = learned.not_answered()
     assert len(subjects) >= 5 and all(len(texts) >= 4 for texts in subjects.values())
     texts = [t for ts in subjects.values() for t in ts]
     assert {faq_search.detect_language(t) for ts in subjects.values() for t in ts} == {"ru", "en"}
     refused = [t for t in texts if not faq_search.answer(t).answered]
-    assert len(refused) >= 0.75 * len(texts)
+    assert len(refused) >= 0.9 * len(texts)
 
 
 def test_the_shipped_model_knows_every_entry() -> None:
