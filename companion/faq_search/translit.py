@@ -3,11 +3,11 @@
 People write Russian in Latin letters in many ways: «х» as `kh`, `h` or `x`,
 «ж» as `zh` or `j`, «й» as `j`, `y` or `i`, «ы» as `y` or `i`, «я» as `ya`, `ja`
 or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ш» as `sh` or (inside a word) `6`,
-«ц» as `ts` or `c`, «у» as `oo` and «и» as `ee` the English way, the
-soft sign as `'` or nothing. Instead of guessing the scheme, both sides are
-reduced to one *skeleton* that forgets exactly those differences: «й», «ы» and
-«и» are all `i`, the soft and hard signs vanish, «ё» is `e`, and so on. A Latin
-word is then looked up by its skeleton among the Russian words we know (the
+«ц» as `ts` or `c`, «у» as `oo` and «и» as `ee` the English way, «ш» as `sz`, «ч» as `cz`,
+«щ» as `szcz`, «х» as `ch` and «е» as `ie` the Polish way, the soft sign as `'` or nothing.
+Instead of guessing the scheme, both sides are reduced to one *skeleton* that forgets
+exactly those differences: «й», «ы» and «и» are all `i`, the soft and hard signs vanish,
+«ё» is `e`, and so on. A Latin word is then looked up by its skeleton among the Russian words we know (the
 FAQ's words, their dictionary forms, the card vocabulary); a near miss (one
 edit, for longer words two) still counts, as a typo in Latin letters.
 
@@ -34,8 +34,9 @@ _CYR = {
 # Latin → skeleton, longest first. `j` is «й» (→ i) or «ж» (→ zh): both are tried.
 _LATIN = [
     ("oo", "oo"), ("ee", "ee"),  # doubled: «оо», «ее», or read the English way (second readings)
-    ("shch", "sch"), ("sch", "sch"), ("yo", "e"), ("jo", "e"), ("kh", "h"), ("zh", "zh"), ("ch", "ch"),
-    ("sh", "sh"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"), ("ye", "ie"),
+    ("shch", "sch"), ("szcz", "sch"), ("sch", "sch"), ("yo", "e"), ("jo", "e"), ("kh", "h"), ("zh", "zh"),
+    ("ch", "ch"), ("sh", "sh"), ("sz", "sh"), ("cz", "ch"), ("ts", "ts"), ("tz", "ts"), ("ph", "f"), ("ye", "ie"),
+    ("ie", "ie"), ("io", "io"),
     ("a", "a"), ("b", "b"), ("c", "ts"), ("d", "d"), ("e", "e"), ("f", "f"), ("g", "g"), ("h", "h"),
     ("i", "i"), ("j", "i"), ("k", "k"), ("l", "l"), ("m", "m"), ("n", "n"), ("o", "o"), ("p", "p"),
     ("q", "k"), ("r", "r"), ("s", "s"), ("t", "t"), ("u", "u"), ("v", "v"), ("w", "v"), ("x", "ks"),
@@ -44,7 +45,8 @@ _LATIN = [
 _LATIN_WORD = re.compile(r"[a-z'`’46]+")
 # Latin → Cyrillic for `render`: the most usual reading of each spelling.
 _RENDER = [
-    ("shch", "щ"), ("sch", "щ"), ("yo", "ё"), ("jo", "ё"), ("yu", "ю"), ("ju", "ю"), ("ya", "я"), ("ja", "я"),
+    ("shch", "щ"), ("szcz", "щ"), ("sch", "щ"), ("sz", "ш"), ("cz", "ч"), ("yo", "ё"), ("jo", "ё"), ("yu", "ю"),
+    ("ju", "ю"), ("ya", "я"), ("ja", "я"),
     ("kh", "х"), ("zh", "ж"), ("ch", "ч"), ("sh", "ш"), ("ts", "ц"),
     ("a", "а"), ("b", "б"), ("c", "ц"), ("d", "д"), ("e", "е"), ("f", "ф"), ("g", "г"), ("h", "х"),
     ("i", "и"), ("j", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"),
@@ -75,14 +77,19 @@ def _convert(word: str, table: list[tuple[str, str]], other: Mapping[str, str] |
 
 # Latin letters with a second reading: `j` is «й» or «ж», `x` is «кс» or «х» ("xod" = «ход»),
 # `ye` is «ые» or «е» ("novye", "yest'"), and spelt the English way `oo` is «у» and `ee` «и»
-# ("rookah" = «руках», "eegraem" = «играем»).
-_SECOND_READING = {"j": "zh", "x": "h", "ye": "e", "oo": "u", "ee": "i"}
+# ("rookah" = «руках», "eegraem" = «играем»); spelt the Polish way (`sz` «ш», `cz` «ч», `szcz`
+# «щ» above) `ch` is «х», `ie` «е» and `io` «ё» ("siemiorka" = «семёрка», "chodit'" = «ходить»).
+_SECOND_READING = {"j": "zh", "x": "h", "ye": "e", "oo": "u", "ee": "i", "ch": "h", "ie": "e", "io": "e"}
+# Second readings that count for an exact match only: one edit away from the Polish reading of
+# `ch` lie too many other words ("nochyu" read «нохю» is one letter from «нолю»).
+_EXACT_ONLY = {"ch"}
 
 
-def latin_skeletons(word: str) -> tuple[str, ...]:
-    """The skeletons a folded Latin word may stand for (every mix of the letters' two readings)."""
+def latin_skeletons(word: str, near: bool = False) -> tuple[str, ...]:
+    """The skeletons a folded Latin word may stand for (every mix of the letters' two readings;
+    `near`: the ones a near miss may be looked up by, without the `_EXACT_ONLY` readings)."""
     skeletons = [_convert(word, _LATIN)]
-    letters = [ch for ch in _SECOND_READING if ch in word]
+    letters = [ch for ch in _SECOND_READING if ch in word and not (near and ch in _EXACT_ONLY)]
     for n in range(1, len(letters) + 1):
         for chosen in itertools.combinations(letters, n):
             skeletons.append(_convert(word, _LATIN, {ch: _SECOND_READING[ch] for ch in chosen}))
@@ -104,7 +111,8 @@ def render(word: str) -> str:
 # have lost its soft sign ("pobit" = «побить»).
 _READINGS: list[tuple[str, tuple[str, ...]]] = [
     ("oo", ("оо", "у")), ("ee", ("ее", "и")),
-    ("shch", ("щ",)), ("sch", ("щ", "сч")), ("tsya", ("тся", "ться")), ("tsia", ("тся", "ться")),
+    ("shch", ("щ",)), ("szcz", ("щ",)), ("sch", ("щ", "сч")), ("sz", ("ш",)), ("cz", ("ч",)),
+    ("tsya", ("тся", "ться")), ("tsia", ("тся", "ться")),
     ("yo", ("ё", "йо")), ("jo", ("ё", "йо")), ("yu", ("ю",)), ("ju", ("ю",)), ("iu", ("ю", "иу")),
     ("ya", ("я", "ыя")), ("ja", ("я",)), ("ia", ("я", "ия")), ("ye", ("е", "ые", "ье", "йе")),
     ("kh", ("х",)), ("zh", ("ж",)), ("ch", ("ч",)), ("sh", ("ш", "щ")), ("ts", ("ц", "тс")),
@@ -192,7 +200,7 @@ class TranslitIndex:
         if found:
             return Match(found, 0)
         best: tuple[int, int, str] | None = None
-        for sk in latin_skeletons(word):
+        for sk in latin_skeletons(word, near=True):
             if len(sk) < 5:
                 continue
             limit = 1 if len(sk) < 8 else 2
