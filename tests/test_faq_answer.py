@@ -82,6 +82,17 @@ def test_english_stays_english() -> None:
         assert read.shown == q, q  # real English words are not "corrected"
 
 
+def test_a_name_inside_an_english_sentence_is_not_corrected() -> None:
+    """"Tom" is not "too", "Megan" not "mean": a capital inside a sentence marks a name; the first
+    word of a sentence is still corrected."""
+    engine = faq_search.search_engine()
+    assert engine.read("Nika opened with an ace. Does Tom lose his turn?")[0].shown == (
+        "Nika opened with an ace. Does Tom lose his turn?")
+    assert engine.read("okay Megan put a queen")[0].shown == "okay Megan put a queen"
+    assert engine.read("Waht does an ace do")[0].shown == "what does an ace do"
+    assert engine.read("my buddy Timur says a ten flips the direction")[0].shown.startswith("my buddy Timur")
+
+
 def test_mixed_russian_and_english() -> None:
     slugs = [r.slug for r in faq_search.answer("можно ли play a queen на любую карту").results[:3]]
     assert "queen-wild" in slugs

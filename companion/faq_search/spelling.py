@@ -119,6 +119,15 @@ _PIECE = re.compile(
     re.IGNORECASE,
 )
 _LAT_CARD = re.compile(r"(10|[2-9]|[jqka])([shdc])")
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;]\s*|\n\s*)$")
+
+
+def _a_name(q: str, m: re.Match[str]) -> bool:
+    """A word with a capital first letter inside a sentence of an English query is a name, not a
+    typo ("Timur put a queen on it", "Hoa is at 106"): it is not corrected."""
+    raw = m.group(0)
+    return (len(raw) > 1 and raw[0].isupper() and raw[1:].islower()
+            and not _SENTENCE_END.search(q[:m.start()]))
 # The soft and hard signs of scholarly transliteration (ʹ ʺ) and other primes: an apostrophe.
 _PRIMES = str.maketrans({"ʹ": "'", "ʺ": "'", "ʼ": "'", "′": "'", "″": "'"})
 # A real English word the index does not know is read as a typo of a known word one edit
@@ -299,7 +308,7 @@ class QueryReader:
                     read = render(word)
                 else:
                     bare = re.sub(r"['’`]", "", word)
-                    corrected = self._english(bare, english)
+                    corrected = None if _a_name(q, m) else self._english(bare, english)
                     head, _, tail = re.sub(r"['’`]", "'", word).partition("'")
                     if tail and english and is_english_word(head):
                         corrected = None  # "there's", "everyone's": a real word with its 's
