@@ -147,9 +147,9 @@ def evaluate(engine: Engine, questions: list[dict[str, object]], misses: list[st
 # since its tenth (round 10, 19:33 UTC), v11a_heldout and v11b_heldout (measured once as held out on 8256a03);
 # since its eleventh (round 11, 19:58 UTC), v12a_heldout and v12b_heldout (measured once as held out on 4b628cc);
 # since its twelfth (round 12, 20:35 UTC), v13a_heldout and v13b_heldout (measured once as held out on f6b150a);
-# since its thirteenth (round 13, 21:15 UTC), v14a_heldout and v14b_heldout (measured once as held out on 0ceb014);
-# since its fourteenth (round 14, 21:40 UTC), v15a_heldout and v15b_heldout (measured once as held out on ecf78d2);
-# since its fifteenth (round 15, 21:55 UTC), v16a_heldout and v16b_heldout (measured once as held out on ed3a1c0).
+# since its thirteenth (round 13, 21:20 UTC), v14a_heldout and v14b_heldout (measured once as held out on 0ceb014);
+# since its fourteenth (round 14, 21:37 UTC), v15a_heldout and v15b_heldout (measured once as held out on ecf78d2);
+# since its fifteenth (round 15, 21:53 UTC), v16a_heldout and v16b_heldout (measured once as held out on ed3a1c0).
 TUNING = (*V1, "v2_tune", "v2_heldout", "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout",
           "v6_heldout", "v7a_heldout", "v7b_heldout", "v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout",
           "v10a_heldout", "v10b_heldout", "v11a_heldout", "v11b_heldout", "v12a_heldout", "v12b_heldout",
