@@ -3,12 +3,12 @@
     python benchmarks/faq_search_bench.py            # the tuning material per set and pooled, latency
     python benchmarks/faq_search_bench.py --tune     # ... and per kind, with every miss listed (ours)
     python benchmarks/faq_search_bench.py --sweep    # ... and the index's own "no answer" threshold swept
-    python benchmarks/faq_search_bench.py --report   # ... and the held-out sets v17a_heldout, v17b_heldout: the figures
+    python benchmarks/faq_search_bench.py --report   # ... and the held-out sets v18a_heldout, v18b_heldout: the figures
     python benchmarks/faq_search_bench.py --tune --without v7a_heldout  # ... leaving a tuning set out, unseen
     python benchmarks/faq_search_bench.py --v2       # the figures as reported before v3 (v2 held-out half first)
 
 Eval sets (benchmarks/faq_eval/README.md), by role:
-- tuning material: v1 `dev`, `dev2`, `holdout`, both halves of v2, v3, v5, v7 to v16,
+- tuning material: v1 `dev`, `dev2`, `holdout`, both halves of v2, v3, v5, v7 to v17,
   `v4_heldout`
   and `v6_heldout` (all looked at question by question while tuning, and what the learned model
   is trained on, benchmarks/faq_train.py; v3_heldout and v4_heldout were held out until issue 12's
@@ -17,9 +17,9 @@ Eval sets (benchmarks/faq_eval/README.md), by role:
   eighth, v10a_heldout and v10b_heldout until its ninth, v11a_heldout and v11b_heldout until its
   tenth, v12a_heldout and v12b_heldout until its eleventh, v13a_heldout and v13b_heldout until its
   twelfth, v14a_heldout and v14b_heldout until its thirteenth, v15a_heldout and
-  v15b_heldout until its fourteenth, v16a_heldout and v16b_heldout until its fifteenth, each
-  measured once as held out before);
-- report: `v17a_heldout` and `v17b_heldout`, the two halves of v17, written blind by two other
+  v15b_heldout until its fourteenth, v16a_heldout and v16b_heldout until its fifteenth, v17a_heldout
+  and v17b_heldout until its sixteenth, each measured once as held out before);
+- report: `v18a_heldout` and `v18b_heldout`, the two halves of v18, written blind by two other
   engineers and never tuned on (absent until the lead lands them after tuning stops;
   `available()` skips a set whose file is absent). They are printed as summary lines only
   (`--report`), never per question, and never read by the tests.
@@ -149,13 +149,14 @@ def evaluate(engine: Engine, questions: list[dict[str, object]], misses: list[st
 # since its twelfth (round 12, 20:35 UTC), v13a_heldout and v13b_heldout (measured once as held out on f6b150a);
 # since its thirteenth (round 13, 21:20 UTC), v14a_heldout and v14b_heldout (measured once as held out on 0ceb014);
 # since its fourteenth (round 14, 21:37 UTC), v15a_heldout and v15b_heldout (measured once as held out on ecf78d2);
-# since its fifteenth (round 15, 21:53 UTC), v16a_heldout and v16b_heldout (measured once as held out on ed3a1c0).
+# since its fifteenth (round 15, 21:53 UTC), v16a_heldout and v16b_heldout (measured once as held out on ed3a1c0);
+# since its sixteenth (round 16, 22:12 UTC), v17a_heldout and v17b_heldout (measured once as held out on a254831).
 TUNING = (*V1, "v2_tune", "v2_heldout", "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout",
           "v6_heldout", "v7a_heldout", "v7b_heldout", "v8a_heldout", "v8b_heldout", "v9a_heldout", "v9b_heldout",
           "v10a_heldout", "v10b_heldout", "v11a_heldout", "v11b_heldout", "v12a_heldout", "v12b_heldout",
           "v13a_heldout", "v13b_heldout", "v14a_heldout", "v14b_heldout",
-          "v15a_heldout", "v15b_heldout", "v16a_heldout", "v16b_heldout")
-REPORTS = {"v17a_heldout": "v17a HELD OUT", "v17b_heldout": "v17b HELD OUT"}  # never tuned on: summaries only
+          "v15a_heldout", "v15b_heldout", "v16a_heldout", "v16b_heldout", "v17a_heldout", "v17b_heldout")
+REPORTS = {"v18a_heldout": "v18a HELD OUT", "v18b_heldout": "v18b HELD OUT"}  # never tuned on: summaries only
 V2_REPORT = ("v2_heldout", "v2_tune", *V1)  # the figures reported before v3 (issue 12, first round)
 
 

@@ -46,8 +46,8 @@ SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_coun
 OWN = 0.3  # weight of one of our own texts (`learned.own_texts`) against a player's question
 ASKED = 1.0  # ... of one of the questions of faq_not_answered.toml: a player might ask it (docstring)
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
-WRITERS = ("v12a_heldout", "v12b_heldout", "v13a_heldout", "v13b_heldout", "v14a_heldout", "v14b_heldout",
-           "v15a_heldout", "v15b_heldout", "v16a_heldout", "v16b_heldout")
+WRITERS = ("v13a_heldout", "v13b_heldout", "v14a_heldout", "v14b_heldout", "v15a_heldout", "v15b_heldout",
+           "v16a_heldout", "v16b_heldout", "v17a_heldout", "v17b_heldout")
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 
