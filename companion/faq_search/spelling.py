@@ -128,6 +128,8 @@ def _a_name(q: str, m: re.Match[str]) -> bool:
     raw = m.group(0)
     return (len(raw) > 1 and raw[0].isupper() and raw[1:].islower()
             and not _SENTENCE_END.search(q[:m.start()]))
+
+
 # The soft and hard signs of scholarly transliteration (ʹ ʺ) and other primes: an apostrophe.
 _PRIMES = str.maketrans({"ʹ": "'", "ʺ": "'", "ʼ": "'", "′": "'", "″": "'"})
 # A real English word the index does not know is read as a typo of a known word one edit

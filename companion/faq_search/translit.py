@@ -7,9 +7,9 @@ or `ia`, «щ» as `shch`, `sch` or `sh`, «ч» as `ch` or `4`, «ш» as `sh` 
 «щ» as `szcz`, «х» as `ch` and «е» as `ie` the Polish way, the soft sign as `'` or nothing.
 Instead of guessing the scheme, both sides are reduced to one *skeleton* that forgets
 exactly those differences: «й», «ы» and «и» are all `i`, the soft and hard signs vanish,
-«ё» is `e`, and so on. A Latin word is then looked up by its skeleton among the Russian words we know (the
-FAQ's words, their dictionary forms, the card vocabulary); a near miss (one
-edit, for longer words two) still counts, as a typo in Latin letters.
+«ё» is `e`, and so on. A Latin word is then looked up by its skeleton among the Russian
+words we know (the FAQ's words, their dictionary forms, the card vocabulary); a near miss
+(one edit, for longer words two) still counts, as a typo in Latin letters.
 
 `TranslitIndex.lookup("semerkoj")` → «семеркой»; `render` writes any Latin word in
 Cyrillic by the most usual scheme (for showing what was searched for).
