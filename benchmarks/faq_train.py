@@ -28,6 +28,7 @@ one writer), trains on the rest and prints the figures on the set left out, then
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -46,8 +47,9 @@ SETTINGS: dict[str, object] = {"l2": 1e-5, "steps": 400, "rate": 0.05, "min_coun
 OWN = 0.3  # weight of one of our own texts (`learned.own_texts`) against a player's question
 ASKED = 1.0  # ... of one of the questions of faq_not_answered.toml: a player might ask it (docstring)
 LEXICAL = 2.0  # weight of an entry's lexical score share in its logit (chosen on v8, see the docstring)
-WRITERS = ("v13a_heldout", "v13b_heldout", "v14a_heldout", "v14b_heldout", "v15a_heldout", "v15b_heldout",
-           "v16a_heldout", "v16b_heldout", "v17a_heldout", "v17b_heldout")
+# The ten latest blind halves of the tuning material (one writer each), so that moving a set into
+# faq_search_bench.TUNING is the one edit a round needs.
+WRITERS = tuple(name for name in bench.TUNING if re.fullmatch(r"v\d+[ab]_heldout", name))[-10:]
 
 Example = tuple[tuple[str, ...], tuple[float, ...], dict[str, float], tuple[str, ...]]
 

@@ -3,8 +3,8 @@
 The lexical index (`index`) finds the entries that share words with a question. Which of them the
 question is *about* depends on how people put things, and hand-written rules for that learnt only
 the words of whoever wrote the questions they were drawn from. This model learns it from every
-labelled question of the tuning material (benchmarks/faq_eval/: about 2,500 questions by more
-than a dozen writers, each labelled with the entries whose verdict settles it, or none), and
+labelled question of the tuning material (benchmarks/faq_eval/: over 4,000 questions by some
+thirty writers, each labelled with the entries whose verdict settles it, or none), and
 from our own texts (`own_texts`).
 
 It is a linear softmax over the entries and one more class, "none" (no entry answers):
