@@ -1,4 +1,4 @@
-"""The source documents of the rules (shared/seeds), by name in words.
+"""The source documents of the rules (docs/rules.md §8), by name in words.
 
 Pages list the documents an answer or a rule set comes from by what they are
 («статья о правилах ИграФан»), never by a file number the reader cannot open.

@@ -50,7 +50,7 @@ def test_score(client: FlaskClient) -> None:
 
 
 def test_score_refuses_more_cards_than_one_hand_can_hold(client: FlaskClient) -> None:
-    """RULES.md §6: at most deck size − 1 cards in hands (one lies on the discard pile), as rounds do."""
+    """docs/rules.md §6: at most deck size − 1 cards in hands (one lies on the discard pile), as rounds do."""
     from companion.core.cards import deck
     every = [str(c) for c in deck(36)]
     response = client.post("/api/v1/score", json={"cards": every}, headers={"Accept-Language": "en"})

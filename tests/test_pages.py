@@ -299,7 +299,7 @@ def test_the_language_switch_keeps_the_question(client: FlaskClient) -> None:
 
 
 def test_referee_page_has_a_penalty_pending_switch(client: FlaskClient) -> None:
-    """Issue 8 / RULES.md §7: right after 7♣ a queen does not cancel the penalty: never «Да»; with the
+    """Issue 8 / docs/rules.md §7: right after 7♣ a queen does not cancel the penalty: never «Да»; with the
     switch on "already taken" the next player plays on the seven as on any card."""
     page = client.get("/referee?top=7C&card=QH&players=3").get_data(as_text=True)
     verdict = text_of(verdict_of(page))
@@ -351,7 +351,7 @@ def test_rule_card_with_house_rules_on_the_url(client: FlaskClient) -> None:
 
 
 def test_standings_say_who_starts_and_why(client: FlaskClient) -> None:
-    """Seed 002, RULES.md §7: in classic the deal rotates; the standings name the next starter and the rule."""
+    """Seed 002, docs/rules.md §7: in classic the deal rotates; the standings name the next starter and the rule."""
     classic = client.post("/api/v1/series", json={"players": ["Аня", "Борис", "Вера"], "ruleset": "classic",
                                                    "starter": "Борис"}).get_json()
     assert classic["next_starter_rule"] == "rotate"

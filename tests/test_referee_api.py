@@ -125,7 +125,7 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
 
 
 def test_a_pending_penalty_is_never_answered_yes(client: FlaskClient) -> None:
-    """RULES.md §2, §7: right after 7♣ (or K♠) a queen or another king does not cancel the penalty; the
+    """docs/rules.md §2, §7: right after 7♣ (or K♠) a queen or another king does not cancel the penalty; the
     answer is to draw first («сначала возьмите 2 и пропустите ход»). `penalty_pending` defaults to true."""
     data = ask(client, lang="ru", players=3, top="7♣", card="Q♥").get_json()
     assert data["legal"] is False and data["faq"] == "queen-cancels-penalty"
@@ -140,7 +140,7 @@ def test_a_pending_penalty_is_never_answered_yes(client: FlaskClient) -> None:
 
 
 def test_options_reach_the_checker(client: FlaskClient) -> None:
-    """The checker takes the same rule set + options as a series (RULES.md §7)."""
+    """The checker takes the same rule set + options as a series (docs/rules.md §7)."""
     data = ask(client, players=3, top="9♠", card="K♠", options={"spade_king_draw": 4}).get_json()
     assert data["next_draws"] == 4
     data = ask(client, ruleset="elimination", players=3, top="6♣", card="6♥").get_json()

@@ -1,4 +1,4 @@
-"""The referee's rules one by one, with the exact next_draws and next_turn (RULES.md §2, §3)."""
+"""The referee's rules one by one, with the exact next_draws and next_turn (docs/rules.md §2, §3)."""
 
 from __future__ import annotations
 
@@ -339,7 +339,7 @@ def test_every_faq_slug_exists() -> None:
 
 
 def test_elimination_own_six_is_covered_by_any_card_that_fits() -> None:
-    """Seed 004 l.57, RULES.md §7: in elimination the player covers their own six with any card that
+    """Seed 004 l.57, docs/rules.md §7: in elimination the player covers their own six with any card that
     fits: the same suit, another six (by rank), or a queen."""
     assert effect(play("elimination", 3, "6♣", "6♥")) == (True, 0, 0)  # another six: covers, and needs a cover
     assert effect(play("elimination", 3, "6♣", "J♣")) == (True, 0, 1)
@@ -365,7 +365,7 @@ def test_elimination_own_six_is_covered_by_any_card_that_fits() -> None:
     ],
 )
 def test_a_pending_penalty_is_drawn_first(rs: str, top: str, card: str, count: int) -> None:
-    """RULES.md §2 and §7: a queen does not cancel a seven's or K♠'s penalty, and it cannot be passed
+    """docs/rules.md §2 and §7: a queen does not cancel a seven's or K♠'s penalty, and it cannot be passed
     on where the set has no transfer; by default the card on top was just played (penalty pending)."""
     v = play(rs, 3, top, card)
     assert not v.legal and f"first draw {count} and skip this turn" in v.message
@@ -385,7 +385,7 @@ def test_penalty_pending_refusals() -> None:
 
 
 def test_options_change_the_play() -> None:
-    """Each play option of RULES.md §7 reaches the referee (seeds 000, 002, 004)."""
+    """Each play option of docs/rules.md §7 reaches the referee (seeds 000, 002, 004)."""
 
     def with_(rs: str, **options: object) -> object:
         return RULESETS[rs].with_options(options)

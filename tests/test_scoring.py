@@ -1,4 +1,4 @@
-"""Worked examples of RULES.md §5 and the preset cells that affect scoring."""
+"""Worked examples of docs/rules.md §5 and the preset cells that affect scoring."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Series replay: RULES.md §4 order of operations, §5 totals, §6 refusals."""
+"""Series replay: docs/rules.md §4 order of operations, §5 totals, §6 refusals."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_finishing_rules_per_set() -> None:
 
 
 def test_elvista_may_end_on_an_eight_unless_the_option_says_not() -> None:
-    """RULES.md §7 and §3 (elvista, seed 000): finishing on an eight is allowed by default;
+    """docs/rules.md §7 and §3 (elvista, seed 000): finishing on an eight is allowed by default;
     "may not finish on an eight" is an option of Elvista's settings."""
     elvista = setup("elvista")
     assert replay(elvista, [typed(elvista, "Аня", "8♥", Борис=1, Вера=1)]).totals["Борис"] == 1
@@ -166,7 +166,7 @@ def test_elvista_may_end_on_an_eight_unless_the_option_says_not() -> None:
 
 
 def test_no_finishing_on_a_queen_is_an_option() -> None:
-    """RULES.md §7 (seed 000, house option): a round may not end on a queen where the table says so."""
+    """docs/rules.md §7 (seed 000, house option): a round may not end on a queen where the table says so."""
     s = setup(finish_on_queen=False)
     with pytest.raises(RoundError, match="cannot end on Q♥"):
         replay(s, [typed(s, "Аня", "Q♥", Борис=1, Вера=1)])
@@ -174,7 +174,7 @@ def test_no_finishing_on_a_queen_is_an_option() -> None:
 
 
 def test_classic_deal_rotates_and_the_others_let_the_winner_start() -> None:
-    """Seed 002 («в следующих играх игроки сдают карты по очереди»), RULES.md §3 and §7: in classic
+    """Seed 002 («в следующих играх игроки сдают карты по очереди»), docs/rules.md §3 and §7: in classic
     the next round's starter is the player after the previous starter, whoever won; a redeal keeps
     the starter. In the other sets the previous winner starts."""
     classic = SeriesSetup.create(PLAYERS, "classic", None, "Борис")
@@ -233,7 +233,7 @@ def test_names_are_trimmed() -> None:
 
 
 def test_pharaoh_two_queens_and_exactly_101() -> None:
-    """RULES.md §7 (seed 003): in pharaoh a hand of only queens scores 30 per queen, so two queens are 60;
+    """docs/rules.md §7 (seed 003): in pharaoh a hand of only queens scores 30 per queen, so two queens are 60;
     a total of 100 or more loses and there is no 101 reset, so exactly 101 loses too."""
     s = SeriesSetup.create(["Аня", "Борис"], "pharaoh")
     st = replay(s, [rnd(s, "Аня", "8♥", Борис=["Q♠", "Q♦"])])

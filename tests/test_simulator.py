@@ -16,7 +16,7 @@ from companion.core.simulator import Draw, Pass, Play, RoundOutcome, Table, simu
 
 @st.composite
 def house_rules(draw: st.DrawFn, preset: RuleSet) -> RuleSet:
-    """The preset with a random choice of play options (RULES.md §7), as a table may set them."""
+    """The preset with a random choice of play options (docs/rules.md §7), as a table may set them."""
     keys = draw(st.lists(st.sampled_from(PLAY_OPTION_KEYS), unique=True, max_size=6))
     changes = {}
     for key in keys:

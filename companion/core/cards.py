@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, the notations players type (RULES.md §1) and the card vocabulary.
+"""Cards, suits, ranks, the notations players type (docs/rules.md §1) and the card vocabulary.
 
 The card vocabulary (rank and suit words in Russian and English with all their forms,
 the compact notation, `find_cards` for free text) is defined here once; the FAQ search

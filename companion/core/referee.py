@@ -1,4 +1,4 @@
-"""The referee: is this card a legal play on that one, and what happens next (RULES.md §2, §3).
+"""The referee: is this card a legal play on that one, and what happens next (docs/rules.md §2, §3).
 
 `check_play()` answers one question a table asks: "may I put this card on that
 one?" It needs the rule set, the number of players, the top card of the

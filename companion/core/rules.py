@@ -1,4 +1,4 @@
-"""The five rule sets of RULES.md §3 as data, and the options a table may change.
+"""The five rule sets of docs/rules.md §3 as data, and the options a table may change.
 
 A rule set is a `RuleSet`: how play works (`PlayRules`, used by the referee and
 the simulator) and the default `Options` for scoring and the end of a series
@@ -59,7 +59,7 @@ class EightRule(StrEnum):
 
 
 class StarterRule(StrEnum):
-    """Who starts the next round (a rule-set parameter, RULES.md §7)."""
+    """Who starts the next round (a rule-set parameter, docs/rules.md §7)."""
 
     WINNER = "winner"  # the previous round's winner
     ROTATE = "rotate"  # the player after the previous round's starter: the deal rotates
@@ -70,7 +70,7 @@ SPADE_SEVEN = "spade-4"  # `seven_draw`: only the seven of spades makes the next
 
 @dataclass(frozen=True)
 class PlayRules:
-    """The fixed play rules of a preset (RULES.md §2 and §3); what a table may change is in `Options`."""
+    """The fixed play rules of a preset (docs/rules.md §2 and §3); what a table may change is in `Options`."""
 
     ace_skips: bool = True
     nine_cover: bool = False  # a 9 must be covered (same suit, a nine or a queen) by its player
@@ -82,7 +82,7 @@ class PlayRules:
 
 @dataclass(frozen=True)
 class Options:
-    """Everything a table may change when it starts a series: play and scoring (RULES.md §7)."""
+    """Everything a table may change when it starts a series: play and scoring (docs/rules.md §7)."""
 
     deck: int = 36
     # play

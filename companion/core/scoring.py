@@ -1,4 +1,4 @@
-"""Points of a leftover hand and of a queen finish (RULES.md §2, §4)."""
+"""Points of a leftover hand and of a queen finish (docs/rules.md §2, §4)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class HandScore:
 
 
 def max_hand(options: Options) -> int:
-    """The most cards one hand can hold: the deck less the card on the discard pile (RULES.md §6)."""
+    """The most cards one hand can hold: the deck less the card on the discard pile (docs/rules.md §6)."""
     return options.deck - 1
 
 
@@ -79,7 +79,7 @@ def _reset_for(total: int, options: Options) -> int | None:
 
 @dataclass(frozen=True)
 class PlayerRound:
-    """One player's part of a round (RULES.md §4 steps 1–5), as the replay and the round preview compute it."""
+    """One player's part of a round (docs/rules.md §4 steps 1–5), as the replay and the round preview compute it."""
 
     kind: str  # "winner" | "typed" | "hand"
     change: int  # what the total changes by before resets (the winner: minus a queen finish)
@@ -112,7 +112,7 @@ def player_round(options: Options, previous: int, *, winner: bool = False, finis
 
 
 def settle_total(previous: int, change: int, options: Options) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """A player's new total after a round (RULES.md §4 steps 3–4): the exact-total
+    """A player's new total after a round (docs/rules.md §4 steps 3–4): the exact-total
     resets, then negative → 0 where the options say so. Returns the new total and
     the resets applied, as (from, to) pairs."""
     total = previous + change

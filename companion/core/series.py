@@ -1,4 +1,4 @@
-"""A series is its rounds replayed through the rule set (RULES.md §4, §6).
+"""A series is its rounds replayed through the rule set (docs/rules.md §4, §6).
 
 Nothing here stores a running total: `replay()` derives standings, events,
 losers and the next starter from the setup and the rounds as entered, so an
@@ -226,7 +226,7 @@ def _in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus]) -> tu
 def round_problems(
     standings: Standings, entry: RoundInput, in_play: tuple[str, ...] | None = None
 ) -> Iterator[RoundError]:
-    """Everything RULES.md §6 refuses in this round, given the series so far."""
+    """Everything docs/rules.md §6 refuses in this round, given the series so far."""
     if standings.finished:
         yield SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))
         return
@@ -330,7 +330,7 @@ def _next_in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus], 
 
 
 def next_round_starter(setup: SeriesSetup, statuses: Mapping[str, PlayerStatus], starter: str, winner: str) -> str:
-    """Who starts after a round that `starter` started and `winner` won (RULES.md §3, §7):
+    """Who starts after a round that `starter` started and `winner` won (docs/rules.md §3, §7):
     the winner, or where the deal rotates (`classic`) the next player after the starter;
     skipping anyone who has left the series. A redeal does not call this: the starter stays."""
     if setup.ruleset.play.next_starter is StarterRule.ROTATE:
@@ -341,7 +341,7 @@ def next_round_starter(setup: SeriesSetup, statuses: Mapping[str, PlayerStatus],
 
 
 def play_round(standings: Standings, entry: RoundInput) -> Standings:
-    """Apply one more round in the order of RULES.md §4; refuse it if anything is wrong."""
+    """Apply one more round in the order of docs/rules.md §4; refuse it if anything is wrong."""
     after, result = _advance(standings, entry, len(standings.rounds) + 1)
     return replace(after, rounds=standings.rounds + (result,))
 

@@ -1,4 +1,4 @@
-"""Whole rounds played by simple bots, seeded, under any rule set (RULES.md §2, §3).
+"""Whole rounds played by simple bots, seeded, under any rule set (docs/rules.md §2, §3).
 
 Every card a bot plays is asked of the referee first: `playable` lists the
 cards of the hand `check_play` allows (the same decision), the bot picks one,
@@ -8,7 +8,7 @@ table then applies exactly what the verdict says (`next_draws`, `next_turn`,
 cannot disagree. What is not a single play lives here: dealing, drawing when
 nothing fits, flipping the discard pile, the end of the round, redeals.
 
-Every option of the rule set (`Options`, RULES.md §7) is followed: the table's
+Every option of the rule set (`Options`, docs/rules.md §7) is followed: the table's
 options come with the rule set (`RuleSet.configured`, or `options=`).
 
 - Deal `hand_size` cards one at a time from the starter. With a table card
@@ -39,7 +39,7 @@ options come with the rule set (`RuleSet.configured`, or `options=`).
   cover. A last seven or K♠ still makes the next player draw, and those cards
   count in their hand.
 
-- Repetition (the simulator's agreement, beyond RULES.md): with the draw
+- Repetition (the simulator's agreement, beyond docs/rules.md): with the draw
   pile empty, play can go round for ever with everyone playing or drawing, e.g.
   two players passing two tens back and forth through the flipped pile while
   a third never gets a turn, or four queens going round under draw-until-fits.

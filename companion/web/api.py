@@ -92,7 +92,7 @@ def score() -> Any:
         dup = next(c for c in parsed if parsed.count(c) > 1)
         raise RuleError(N_("%(card)s is twice in the hand; a deck has one of each card."), card=str(dup))
     most = max_hand(options)
-    if len(parsed) > most:  # RULES.md §6: at least one card lies on the discard pile
+    if len(parsed) > most:  # docs/rules.md §6: at least one card lies on the discard pile
         raise RuleError(
             N_(
                 "A hand of %(count)s cards cannot happen with a %(deck)s-card deck: at most %(most)s cards "

@@ -176,7 +176,7 @@ def event_text(event: Mapping[str, Any]) -> str:
 def outcome(series: Series) -> dict[str, Any]:
     """How a finished series ended, for its end screen: who won, who lost, who went out and when.
 
-    A series that ends for all names its losers (RULES.md §4); with two players the other
+    A series that ends for all names its losers (docs/rules.md §4); with two players the other
     one has won. In elimination the players went out one by one, and the last one left wins.
     """
     st = series.standings
