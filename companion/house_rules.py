@@ -19,7 +19,7 @@ from typing import Any
 import sqlite_utils
 
 from . import storage
-from .core.rules import OPTION_SPECS, Options, RuleSet, get_ruleset
+from .core.rules import Options, RuleSet, get_ruleset
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,7 @@ def changed_options(ruleset: RuleSet, options: Options) -> dict[str, Any]:
     """The options (as JSON) where `options` differs from the rule set's defaults, in the specs' order.
 
     A series' rule set is configured with its options, so the preset is looked up again by id."""
-    ours, theirs = options.to_json(), get_ruleset(ruleset.id).defaults.to_json()
-    return {spec.key: ours[spec.key] for spec in OPTION_SPECS if ours[spec.key] != theirs[spec.key]}
+    return options.changes_from(get_ruleset(ruleset.id).defaults)
 
 
 def code_of(ruleset_id: str, changes: Mapping[str, Any]) -> str:
@@ -67,18 +66,3 @@ def load(db: sqlite_utils.Database, code: str) -> HouseRules | None:
     changes = json.loads(rows[0]["options"])
     ruleset.options(changes)  # still valid
     return HouseRules(code.lower(), ruleset, changes)
-
-
-def form_value(key: str, value: Any) -> str:
-    """An option's JSON value as the start form writes it (“yes”, “101 → 0, 100 → 50”, “none”)."""
-    spec = next(s for s in OPTION_SPECS if s.key == key)
-    if spec.kind == "bool":
-        return "yes" if value else "no"
-    if spec.kind == "resets":
-        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else "none"
-    return str(value)
-
-
-def form_options(ruleset: RuleSet, options: Options) -> dict[str, str]:
-    """The start form's option fields for these rules: filled where they differ from the rule set."""
-    return {key: form_value(key, value) for key, value in changed_options(ruleset, options).items()}

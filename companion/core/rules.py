@@ -121,7 +121,7 @@ class Options:
     def changes_from(self, base: Options) -> dict[str, Any]:
         """The options that differ from `base` (a preset's defaults), as JSON values."""
         mine, theirs = self.to_json(), base.to_json()
-        return {k: v for k, v in mine.items() if theirs[k] != v}
+        return {k: v for k, v in mine.items() if theirs[k] != v}  # in field order, which is OPTION_SPECS' order
 
     # -- what the play rules imply -------------------------------------------
 

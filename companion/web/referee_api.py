@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, url_for
 
 from .. import series_service
 from ..core.cards import parse_card
@@ -19,6 +19,7 @@ from ..storage import get_db
 from .api_request import json_object
 from .cards import parse_suit
 from .errors import ApiError
+from .rules_text import option_query
 
 bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
 
@@ -51,6 +52,7 @@ def play() -> Any:
             N_("Unknown field “%(field)s”. Known fields: %(known)s."), field=unknown[0], known=", ".join(FIELDS)
         )
     ruleset, seated = question_ruleset(data)
+    query = {"series": data["series"]} if "series" in data else {"ruleset": ruleset.id, **option_query(ruleset)}
     deck = ruleset.defaults.deck
     if "card" not in data:
         raise FormatError(N_('Say which card is to be played (“card”), e.g. "Q♣".'))
@@ -73,17 +75,13 @@ def play() -> Any:
         penalty_pending=_flag(data, "penalty_pending", None),
         also=[parse_card(c, deck) for c in also],
     )
+    faq_url = url_for("referee.faq_entry_page", slug=verdict.faq, **query)
     return {
-        "legal": verdict.legal,
+        **verdict.to_json(),  # the verdict's own JSON, its sentences in the reader's language
         "reason": _text(verdict.reason, verdict.params),
         "effect": _text(verdict.effect, verdict.effect_params) if verdict.effect else "",
-        "next_draws": verdict.next_draws,
-        "next_turn": verdict.next_turn,
-        "penalty_pending": verdict.penalty_pending,
-        "must_cover": verdict.must_cover,
-        "clockwise": verdict.clockwise,
-        "faq": verdict.faq,
-        "faq_url": f"/faq/{verdict.faq}",
+        "faq_url": faq_url,
+        "links": {"faq_url": faq_url},
     }
 
 

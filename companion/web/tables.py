@@ -27,6 +27,7 @@ from .edit_rights import can_edit
 from .errors import ApiError
 from .links import public_url, qr_svg
 from .pages import load_or_404, page, see_other
+from .rules_text import form_options, value_text
 from .series_view import PALETTE
 
 bp = Blueprint("tables", __name__)
@@ -233,24 +234,10 @@ def undo_merge_page(series_id: str, merge_id: int) -> Any:
 # -- house rules -----------------------------------------------------------------------
 
 
-def option_text(key: str, value: Any) -> str:
-    """An option's value in words, as the start form names it (the core's choice labels)."""
-    spec = next(s for s in OPTION_SPECS if s.key == key)
-    if spec.kind == "bool":
-        if spec.choice_labels:
-            return str(gettext(spec.choice_labels[1 if value else 0]))
-        return str(gettext("yes") if value else gettext("no"))
-    if spec.kind == "choice" and spec.choice_labels and value in spec.choices:
-        return str(gettext(spec.choice_labels[spec.choices.index(value)]))
-    if key == "resets":
-        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else str(gettext("none"))
-    return str(value)
-
-
 def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
     """(label, value) of every option the table changed, in the start form's words."""
     return [
-        (str(gettext(spec.label)), option_text(spec.key, rules.changes[spec.key]))
+        (str(gettext(spec.label)), value_text(spec, rules.changes[spec.key]))
         for spec in OPTION_SPECS
         if spec.key in rules.changes
     ]
@@ -279,7 +266,7 @@ def house_rules_link(code: str) -> Any:
     rules = house_rules.load(get_db(), code) if len(code) <= 16 else None
     if rules is None:
         abort(404)
-    form = StartForm(ruleset=rules.ruleset.id, options=house_rules.form_options(rules.ruleset, rules.options))
+    form = StartForm(ruleset=rules.ruleset.id, options=form_options(rules.ruleset, rules.options))
     return render_start(
         form,
         house_rules={

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Response, request
 
-from ... import house_rules, series_service
+from ... import series_service
 from ...core.errors import RuleError
 from ...core.rules import OPTION_SPECS, RULESETS, OptionSpec
 from ...i18n import gettext, translate_error
@@ -14,6 +14,7 @@ from ...storage import get_db
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
 from ..recent import recent_ids
+from ..rules_text import form_options, value_text
 from . import bp
 from .sharing import as_editor
 from .start_form import StartForm
@@ -49,19 +50,7 @@ def options_view(form: StartForm) -> list[dict[str, Any]]:
 
 def presets(spec: OptionSpec) -> dict[str, str]:
     """The option's value in every rule set, by rule-set id."""
-    return {rs.id: preset_text(spec, rs.defaults.to_json()[spec.key]) for rs in RULESETS.values()}
-
-
-def preset_text(spec: OptionSpec, value: Any) -> str:
-    """An option's value in a rule set, as the house-rules form shows it («100 → 0», «нет», «20»)."""
-    if spec.kind == "resets":
-        return ", ".join(f"{old} → {new}" for old, new in value.items()) if value else str(gettext("no"))
-    label = spec.value_label(value)
-    if label is not None:
-        return str(gettext(label))
-    if spec.kind == "bool":
-        return str(gettext("yes") if value else gettext("no"))
-    return str(value)
+    return {rs.id: value_text(spec, rs.defaults.to_json()[spec.key]) for rs in RULESETS.values()}
 
 
 def recent_view() -> list[dict[str, Any]]:
@@ -124,7 +113,7 @@ def start() -> Response:
             form = StartForm(
                 list(series.setup.players),
                 series.setup.ruleset.id,
-                house_rules.form_options(series.setup.ruleset, series.setup.options),
+                form_options(series.setup.ruleset, series.setup.options),
             )
     return render_start(form)
 

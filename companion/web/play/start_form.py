@@ -9,6 +9,7 @@ from ...core.errors import RuleError
 from ...core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS
 from ...core.series import MAX_NAME_LENGTH
 from ...i18n import gettext
+from ..rules_text import read_form_value
 from .form_values import whole
 
 START_SEATS = 4
@@ -60,27 +61,14 @@ class StartForm:
             raw = self.options.get(spec.key)
             if not raw:
                 continue
-            key = f"opt-{spec.key}"
-            if spec.kind == "bool":
-                values[spec.key] = raw == "yes"
-            elif spec.kind == "choice":
-                match = [c for c in spec.choices if str(c) == raw]
-                if not match:
-                    self.errors[key] = gettext("Choose one of the listed values.")
-                else:
-                    values[spec.key] = match[0]
-            elif spec.kind == "int":
-                number = whole(raw)
-                if number is not None:
-                    values[spec.key] = number
-                else:
-                    self.errors[key] = gettext("Write a whole number, such as 20.")
+            read, value = read_form_value(spec, raw)
+            if read or spec.kind == "bool":  # a checkbox reads anything but “yes” as no
+                values[spec.key] = value
             else:
-                resets = parse_resets(raw)
-                if resets is None:
-                    self.errors[key] = gettext("Write pairs like “101 → 0, 100 → 50”, or “none”.")
-                else:
-                    values[spec.key] = resets
+                self.errors[f"opt-{spec.key}"] = {
+                    "choice": gettext("Choose one of the listed values."),
+                    "int": gettext("Write a whole number, such as 20."),
+                }.get(spec.kind, gettext("Write pairs like “101 → 0, 100 → 50”, or “none”."))
         return values
 
     def refused(self, error: RuleError, message: str) -> None:
@@ -101,17 +89,3 @@ class StartForm:
             self.errors["ruleset"] = message
         else:
             self.errors["names"] = message
-
-
-def parse_resets(text: str) -> dict[str, int] | None:
-    if text.strip().lower() in ("none", "нет", "-", "—"):
-        return {}
-    pairs: dict[str, int] = {}
-    for part in text.replace(";", ",").split(","):
-        for arrow in ("→", "->", "=", ":"):
-            part = part.replace(arrow, " ")
-        bits = part.split()
-        if len(bits) != 2 or not all(whole(b) is not None for b in bits):
-            return None
-        pairs[str(int(bits[0]))] = int(bits[1])
-    return pairs

@@ -26,11 +26,12 @@ def referee_page() -> Response:
         return response
     q = RefereeQuestion.read(request.args)
     verdict, prompt = q.check()
+    query = rules_query(q.ruleset, q.series)
     context: dict[str, Any] = {
-        "q": q, "verdict": verdict_view(verdict, q.players, q.ruleset.id) if verdict else None, "prompt": prompt,
+        "q": q, "verdict": verdict_view(verdict, q.players, q.ruleset, query) if verdict else None, "prompt": prompt,
         "sets": list(RULESETS.values()), "names": ruleset_name,
         "player_counts": range(q.ruleset.min_players, q.ruleset.most_players + 1),
-        "house": house_rules(q.ruleset), "rules_query": rules_query(q.ruleset, q.series),
+        "house": house_rules(q.ruleset), "rules_query": query,
         "grid_rows": card_grid(q.ruleset.defaults.deck), "suits": suit_choices(),
         "top_code": q.top.code if q.top else "", "top_text": card_text(q.top) if q.top else "",
         "card_code": q.card.code if q.card else "",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,30 +10,17 @@ from flask import Response, abort, request, url_for
 from markupsafe import Markup
 
 from ... import faq, faq_search
-from ...core.rules import DEFAULT_RULESET, RULESETS, RuleSet
+from ...core.rules import RuleSet
 from ...faq import MAX_QUERY_LENGTH
 from ...i18n import current_language, gettext
+from ...series_service import Series
 from ...sources import source_name
-from ..links import faq_url, public_url, qr_svg
+from ..links import public_url, qr_svg
 from ..pages import is_fragment, page
+from ..rules_text import house_rules
 from . import bp
 from .rule_prose import points_table, rule_sections
-from .ruleset_choice import ruleset_arg
-
-# How the list without a query is grouped: by what a table argues about.
-FAQ_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("basics", ("aim-of-the-game", "number-of-players", "two-players", "cards-dealt", "who-deals", "who-starts",
-                "direction-of-play", "deck-52")),
-    ("queens", ("queen-wild", "queen-on-queen", "queen-cancels-penalty", "queen-finish", "queens-among-cards",
-                "queens-only-hand")),
-    ("special", ("six", "finish-on-six", "seven", "eight", "ten", "ace", "spade-king", "penalty-transfer",
-                 "cover-special-card", "first-card-special", "last-card-seven-or-king")),
-    ("turn", ("same-colour", "several-cards-at-once", "no-playable-card", "drawn-card-play", "draw-pile-empty",
-              "deadlock", "redeal", "four-of-a-kind-dealt", "last-card-call")),
-    ("scoring", ("card-points", "nine-points", "spade-king-in-hand", "winner-points", "exactly-100-or-101",
-                 "several-over-101", "negative-score", "series-end", "elimination-play")),
-    ("about", ("official-rules", "other-rule-sets", "pharaoh", "uno-and-mau-mau")),
-)
+from .ruleset_choice import rules_query, ruleset_arg, ruleset_in_force
 
 
 def group_title(key: str) -> str:
@@ -44,7 +31,6 @@ def group_title(key: str) -> str:
         "turn": gettext("Your turn"),
         "scoring": gettext("Points and the end"),
         "about": gettext("About the game"),
-        "other": gettext("More questions"),
     }[key]
 
 
@@ -56,43 +42,58 @@ class FaqItem:
     url: str
     verdict: Markup
     question: Markup
-    note: str  # the chosen rule set's note, when the entry has one
+    note: str  # what the rules in force add (the entry's notes), when a table's rules were chosen
 
     @classmethod
-    def of(cls, entry: faq.FaqEntry, ruleset: str | None, tokens: Sequence[str] = ()) -> FaqItem:
-        text = entry.text(current_language(), ruleset)  # the numbers of that rule set
+    def of(cls, entry: faq.FaqEntry, rules: Rules, tokens: Sequence[str] = ()) -> FaqItem:
+        text = entry.text(current_language(), rules.ruleset)  # the verdict of the rules in force
 
         def mark(t: str) -> Markup:
             return faq_search.highlight(t, tokens) if tokens else Markup.escape(t)
 
-        return cls(entry.slug, faq_url(entry.slug, ruleset), mark(text.verdict), mark(text.question),
-                   text.by_ruleset.get(ruleset, "") if ruleset else "")
+        url = url_for("referee.faq_entry_page", slug=entry.slug, **rules.query)
+        note = " ".join(text.notes) if rules.chosen else ""
+        return cls(entry.slug, url, mark(text.verdict), mark(text.question), note)
 
 
-def grouped_entries(ruleset: str | None) -> list[tuple[str, list[FaqItem]]]:
-    entries = {e.slug: e for e in faq.all_entries()}
-    groups = []
-    for key, slugs in FAQ_GROUPS:
-        items = [FaqItem.of(entries.pop(s), ruleset) for s in slugs if s in entries]
-        if items:
-            groups.append((group_title(key), items))
-    if entries:  # entries added since this grouping was written
-        groups.append((group_title("other"), [FaqItem.of(e, ruleset) for e in entries.values()]))
-    return groups
+@dataclass(frozen=True)
+class Rules:
+    """The rules the FAQ answers for: a preset, a preset with house options, or a series' own."""
+
+    ruleset: RuleSet
+    series: Series | None
+    chosen: bool  # named on the URL (else the default set, said as such)
+
+    @classmethod
+    def from_request(cls) -> Rules:
+        rs, series = ruleset_in_force(request.args)
+        chosen = series is not None or ruleset_arg(request.args.get("ruleset")) is not None
+        return cls(rs, series, chosen)
+
+    @property
+    def query(self) -> dict[str, Any]:
+        return rules_query(self.ruleset, self.series) if self.chosen else {}
+
+
+def grouped_entries(rules: Rules) -> list[tuple[str, list[FaqItem]]]:
+    """Every entry under its group (the `group` of its file), groups in `faq.GROUPS` order."""
+    entries = faq.all_entries()
+    return [(group_title(key), [FaqItem.of(e, rules) for e in entries if e.group == key]) for key in faq.GROUPS
+            if any(e.group == key for e in entries)]
 
 
 @bp.get("/faq")
 def faq_page() -> Response:
     q = request.args.get("q", "").strip()[:MAX_QUERY_LENGTH]
-    rs = ruleset_arg(request.args.get("ruleset"))
-    ruleset = rs.id if rs else None
-    found = faq_search.answer(q, ruleset=ruleset) if q else None
+    rules = Rules.from_request()
+    found = faq_search.answer(q, ruleset=rules.ruleset.id if rules.chosen else None) if q else None
     context: dict[str, Any] = {
-        "q": q, "ruleset": rs,
-        "results": [FaqItem.of(r.entry, ruleset, found.tokens) for r in found.results] if found else [],
-        "maybe": [FaqItem.of(r.entry, ruleset, found.tokens) for r in found.maybe] if found else [],
+        "q": q, "ruleset": rules.ruleset if rules.chosen else None, "series": rules.series,
+        "rules_query": rules.query, "house": house_rules(rules.ruleset) if rules.chosen else [],
+        "results": [FaqItem.of(r.entry, rules, found.tokens) for r in found.results] if found else [],
+        "maybe": [FaqItem.of(r.entry, rules, found.tokens) for r in found.maybe] if found else [],
         "searched_for": found.searched_for if found else None,
-        "groups": [] if q else grouped_entries(ruleset),
+        "groups": [] if q else grouped_entries(rules),
     }
     if is_fragment():
         return page("_faq_results.html", **context)
@@ -112,16 +113,19 @@ class Citation:
     url: str
 
 
-def citation(entry: faq.FaqEntry, rs: RuleSet) -> Citation:
-    """The first cited row the set's rule card has; without one, the rule card itself."""
+def citation(entry: faq.FaqEntry, rs: RuleSet, query: Mapping[str, Any] | None = None) -> Citation:
+    """The first cited row the rule card of `rs` has (the table's own card when `query` names its rules);
+    without one, the rule card itself."""
+    query = dict(query or {})
+    query.pop("ruleset", None)
     rows = {row.key: (row.label, row.text) for section in rule_sections(rs) for row in section.rows if row.on_card}
     rows["points"] = (gettext("Points for cards left in hand"),
                       ", ".join(f"{label}: {points}" for label, points in points_table(rs)))
     for key in entry.cites:
         if key in rows:
             label, text = rows[key]
-            return Citation(label, text, url_for("referee.rule_card", ruleset_id=rs.id, _anchor=f"rule-{key}"))
-    return Citation("", "", url_for("referee.rule_card", ruleset_id=rs.id))
+            return Citation(label, text, url_for("referee.rule_card", ruleset_id=rs.id, _anchor=f"rule-{key}", **query))
+    return Citation("", "", url_for("referee.rule_card", ruleset_id=rs.id, **query))
 
 
 @bp.get("/faq/<slug>")
@@ -129,17 +133,15 @@ def faq_entry_page(slug: str) -> Response:
     entry = faq.get_entry(slug)
     if entry is None:
         abort(404)
-    chosen = ruleset_arg(request.args.get("ruleset"))
-    rs = chosen or RULESETS[DEFAULT_RULESET]  # the answer is always for one set, and says which
-    text = entry.text(current_language(), rs)  # every number from the rule set in force
-    notes = [(RULESETS[rid], note, rid == rs.id)
-             for rid, note in text.by_ruleset.items() if rid in RULESETS]
-    notes.sort(key=lambda n: not n[2])  # the set in force first
-    related = [FaqItem.of(e, chosen.id if chosen else None) for e in map(faq.get_entry, entry.related) if e]
-    permalink = public_url("referee.faq_entry_page", slug=slug)
+    rules = Rules.from_request()
+    rs = rules.ruleset  # the answer is always for one set of rules, and says which
+    text = entry.text(current_language(), rs)
+    related = [FaqItem.of(e, rules) for e in map(faq.get_entry, entry.related) if e]
+    permalink = public_url("referee.faq_entry_page", slug=slug, **rules.query)
     return page(
-        "faq_entry.html", entry=entry, text=text, paragraphs=paragraphs(text.answer), notes=notes,
-        ruleset=chosen, answer_set=rs, cite=citation(entry, rs),
-        sources=[source_name(s) for s in entry.sources],
+        "faq_entry.html", entry=entry, text=text, paragraphs=[*paragraphs(text.answer), *text.notes],
+        ruleset=rs if rules.chosen else None, answer_set=rs, series=rules.series, house=house_rules(rs),
+        rules_query=rules.query, cite=citation(entry, rs, rules.query),
+        sources=[(source_name(s), text.source_lines.get(s, "")) for s in entry.sources],
         related=related, permalink=permalink, qr=qr_svg(permalink), applies=entry.applies_to(rs.id),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response, abort, request
 
 from ...core.rules import DEFAULT_RULESET, RULESETS
+from ...sources import source_name
 from ..pages import page
 from ..rules_text import house_rules
 from . import bp
@@ -44,5 +45,5 @@ def rule_card(ruleset_id: str) -> Response:
     base = RULESETS[DEFAULT_RULESET]
     return page("rules.html", ruleset=rs, sets=list(RULESETS.values()), sections=rule_sections(rs), card_keys=CARD_KEYS,
                 points=points_table(rs), names=ruleset_name, series=series, house=house_rules(rs),
-                rules_query=rules_query(rs, series),
+                rules_query=rules_query(rs, series), source_names=[source_name(s) for s in rs.sources],
                 differences=differences(rs, base) if rs.id != base.id else [])

@@ -12,7 +12,7 @@ from ...core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, RuleSet
 from ...i18n import gettext
 from ...series_service import Series
 from ...storage import get_db
-from ..rules_text import option_query
+from ..rules_text import option_query, read_form_value
 
 
 def ruleset_arg(value: str | None) -> RuleSet | None:
@@ -37,14 +37,9 @@ def options_arg(values: Mapping[str, str]) -> dict[str, Any]:
         raw = values.get(f"opt-{spec.key}", "")
         if not raw or len(raw) > 40:
             continue
-        if spec.kind == "bool" and raw in ("yes", "no"):
-            changes[spec.key] = raw == "yes"
-        elif spec.kind == "choice":
-            match = [c for c in spec.choices if str(c) == raw]
-            if match:
-                changes[spec.key] = match[0]
-        elif spec.kind == "int" and raw.isascii() and raw.isdigit() and len(raw) < 5:
-            changes[spec.key] = int(raw)
+        read, value = read_form_value(spec, raw)
+        if read:
+            changes[spec.key] = value
     return changes
 
 

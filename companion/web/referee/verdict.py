@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask import url_for
+
 from ... import faq
 from ...core.cards import Card, Rank
 from ...core.errors import RuleError
 from ...core.referee import PlayVerdict
+from ...core.rules import RuleSet
 from ...i18n import current_language, gettext, ngettext, translate_error
 from ..cards import card_text, rank_letter
-from ..links import faq_url
 
 
 def _local_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,7 +47,10 @@ def next_player_text(offset: int, players: int, clockwise: bool = True) -> str:
     return gettext("The player %(num)s seats to the left plays.", num=offset)
 
 
-def verdict_view(verdict: PlayVerdict, players: int, ruleset_id: str) -> dict[str, Any]:
+def verdict_view(verdict: PlayVerdict, players: int, rs: RuleSet, query: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict in sentences, with the rule-card row it applied (from its FAQ entry) and that entry."""
+    from .faq_pages import citation  # the FAQ page's own citation: the same row, the same link
+
     entry = faq.get_entry(verdict.faq)
     view: dict[str, Any] = {
         "legal": verdict.legal,
@@ -53,8 +58,9 @@ def verdict_view(verdict: PlayVerdict, players: int, ruleset_id: str) -> dict[st
         "effect": rule_message(verdict.effect, verdict.effect_params) if verdict.effect else "",
         "next_turn": verdict.next_turn,
         "next_draws": verdict.next_draws,
-        "faq_url": faq_url(verdict.faq, ruleset_id),
-        "faq_question": entry.text(current_language()).question if entry else verdict.faq,
+        "faq_url": url_for("referee.faq_entry_page", slug=verdict.faq, **query),
+        "faq_question": entry.text(current_language(), rs).question if entry else verdict.faq,
+        "cite": citation(entry, rs, query) if entry else None,
     }
     if verdict.legal:
         view["who"] = next_player_text(verdict.next_turn, players, verdict.clockwise)
