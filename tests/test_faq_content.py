@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from companion.faq_rules import PLACEHOLDER
+from companion import faq
+from companion.faq_rules import PLACEHOLDER, unknown_facts, unknown_placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 FAQ_DIR = ROOT / "companion" / "data" / "faq"
@@ -73,88 +74,116 @@ def test_questions_unique() -> None:
             seen[q] = data["slug"]
 
 
-@pytest.mark.parametrize("path", list(ENTRIES), ids=IDS)
-class TestEntry:
-    def test_file_name_is_slug(self, path: Path) -> None:
-        slug = ENTRIES[path].get("slug")
-        assert slug == path.stem
-        assert SLUG_RE.match(slug), slug
+TOP_KEYS = {"slug", "group", "sources", "related", "rulesets", "rule_card", "ru", "en", "case", "note"}
+LANG_KEYS = {"question", "verdict", "answer", "keywords", "decision", "sources"}
 
-    def test_top_level_keys(self, path: Path) -> None:
-        data = ENTRIES[path]
-        assert set(data) <= {"slug", "sources", "related", "rulesets", "ru", "en"}, sorted(data)
 
-    def test_languages_complete(self, path: Path) -> None:
-        data = ENTRIES[path]
-        for lang in LANGS:
-            assert lang in data, f"missing [{lang}]"
-            block = data[lang]
-            assert set(block) <= {"question", "verdict", "answer", "keywords", "by_ruleset"}, sorted(block)
-            for field in TEXT_FIELDS:
-                value = block.get(field)
-                assert isinstance(value, str) and value.strip(), f"{lang}.{field} is empty"
-                assert value == value.strip(), f"{lang}.{field} has leading/trailing whitespace"
+def _texts(data: dict[str, Any], lang: str) -> list[str]:
+    """Every text an entry shows in `lang`: its own, its cases' and its notes'."""
+    block = data.get(lang, {})
+    texts = [block.get(f, "") for f in TEXT_FIELDS] + [block.get("decision", "")]
+    texts += list(block.get("sources", {}).values())
+    texts += [case.get(lang, {}).get(f, "") for case in data.get("case", []) for f in ("verdict", "answer")]
+    texts += [note.get(lang, "") for note in data.get("note", [])]
+    return [t for t in texts if isinstance(t, str) and t]
 
-    def test_verdict_single_line(self, path: Path) -> None:
-        for lang in LANGS:
-            verdict = ENTRIES[path][lang]["verdict"]
-            assert "\n" not in verdict, f"{lang}.verdict spans several lines"
 
-    def test_answer_paragraphs(self, path: Path) -> None:
-        for lang in LANGS:
-            answer = ENTRIES[path][lang]["answer"]
-            paragraphs = [p for p in answer.split("\n\n") if p.strip()]
-            assert 1 <= len(paragraphs) <= 4, f"{lang}.answer has {len(paragraphs)} paragraphs"
-
-    def test_keywords(self, path: Path) -> None:
-        for lang in LANGS:
-            keywords = ENTRIES[path][lang].get("keywords", [])
-            assert isinstance(keywords, list)
-            assert all(isinstance(k, str) and k.strip() for k in keywords), keywords
-            assert len(keywords) == len({k.lower() for k in keywords}), f"{lang}.keywords repeat: {keywords}"
-
-    def test_related(self, path: Path) -> None:
-        data = ENTRIES[path]
-        related = data.get("related", [])
-        assert isinstance(related, list) and related, "related is empty"
-        assert data["slug"] not in related, "related points to itself"
-        assert len(related) == len(set(related)), f"related repeats: {related}"
-        unknown = [s for s in related if s not in BY_SLUG]
-        assert not unknown, f"related slugs without an entry: {unknown}"
-
-    def test_sources(self, path: Path) -> None:
-        sources = ENTRIES[path].get("sources")
-        assert isinstance(sources, list) and sources, "sources is empty"
-        assert set(sources) <= SOURCES, f"unknown sources: {sorted(set(sources) - SOURCES)}"
-
-    def test_rulesets(self, path: Path) -> None:
-        data = ENTRIES[path]
-        rulesets = data.get("rulesets")
-        assert isinstance(rulesets, list) and rulesets, "rulesets is empty"
-        assert set(rulesets) <= RULESETS, f"unknown rule sets: {sorted(set(rulesets) - RULESETS)}"
-        for lang in LANGS:
-            by = data[lang].get("by_ruleset", {})
-            assert set(by) <= RULESETS, f"{lang}.by_ruleset has unknown ids: {sorted(set(by) - RULESETS)}"
-            assert set(by) <= set(rulesets), f"{lang}.by_ruleset names a set the entry does not apply to"
-            assert "igrafan" not in by, "the main answer describes igrafan; no by_ruleset note for it"
-            assert all(isinstance(v, str) and v.strip() for v in by.values())
-        assert set(data["ru"].get("by_ruleset", {})) == set(data["en"].get("by_ruleset", {})), (
-            "ru and en by_ruleset cover different sets"
-        )
-
-    def test_russian_is_russian(self, path: Path) -> None:
-        ru = ENTRIES[path]["ru"]
+def _format_problems(data: dict[str, Any], path: Path) -> list[str]:
+    wrong = []
+    slug = data.get("slug")
+    if slug != path.stem or not SLUG_RE.match(str(slug)):
+        wrong.append(f"slug {slug!r} must be the file name, in lower-case words joined by hyphens")
+    if not set(data) <= TOP_KEYS:
+        wrong.append(f"unknown keys: {sorted(set(data) - TOP_KEYS)}")
+    if data.get("group") not in faq.GROUPS:
+        wrong.append(f"group {data.get('group')!r} must be one of {faq.GROUPS}")
+    for lang in LANGS:
+        block = data.get(lang)
+        if not isinstance(block, dict):
+            wrong.append(f"missing [{lang}]")
+            continue
+        if not set(block) <= LANG_KEYS:
+            wrong.append(f"[{lang}] has unknown keys: {sorted(set(block) - LANG_KEYS)}")
         for field in TEXT_FIELDS:
-            assert CYRILLIC.search(ru[field]), f"ru.{field} has no Cyrillic letters"
-        texts = [ru["answer"], *ru.get("by_ruleset", {}).values()]
-        for text in texts:
-            text = LATIN_NAMES.sub("", PLACEHOLDER.sub("", text))  # placeholders are filled from the rule set
-            letters = CYRILLIC.findall(text) + LATIN.findall(text)
-            latin_share = len(LATIN.findall(text)) / max(1, len(letters))
-            assert latin_share < 0.2, f"ru text looks untranslated: {text[:80]!r}"
+            value = block.get(field)
+            if not (isinstance(value, str) and value.strip()) or value != value.strip():
+                wrong.append(f"{lang}.{field} is empty or has leading/trailing whitespace")
+        if "\n" in str(block.get("verdict", "")):
+            wrong.append(f"{lang}.verdict spans several lines")
+        paragraphs = [p for p in str(block.get("answer", "")).split("\n\n") if p.strip()]
+        if not 1 <= len(paragraphs) <= 4:
+            wrong.append(f"{lang}.answer has {len(paragraphs)} paragraphs (1 to 4)")
+        keywords = block.get("keywords", [])
+        if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
+            wrong.append(f"{lang}.keywords must be a list of words")
+        elif len(keywords) != len({k.lower() for k in keywords}):
+            wrong.append(f"{lang}.keywords repeat")
+        lines = block.get("sources", {})
+        if not set(lines) <= set(data.get("sources", [])):
+            wrong.append(f"{lang}.sources has a line for a source the entry does not name")
+    return wrong
 
-    def test_english_is_english(self, path: Path) -> None:
-        en = ENTRIES[path]["en"]
-        texts = [en[f] for f in TEXT_FIELDS] + list(en.get("by_ruleset", {}).values()) + en.get("keywords", [])
-        for text in texts:
-            assert not CYRILLIC.search(text), f"en text contains Cyrillic: {text[:80]!r}"
+
+def _reference_problems(data: dict[str, Any]) -> list[str]:
+    wrong = []
+    related = data.get("related", [])
+    if not related or data.get("slug") in related or len(related) != len(set(related)):
+        wrong.append(f"related must name other entries, once each: {related}")
+    wrong += [f"related entry {s!r} does not exist" for s in related if s not in BY_SLUG]
+    sources = data.get("sources")
+    if not sources or not set(sources) <= SOURCES:
+        wrong.append(f"sources must name some of {sorted(SOURCES)}: {sources}")
+    rulesets = data.get("rulesets")
+    if not rulesets or not set(rulesets) <= RULESETS:
+        wrong.append(f"rulesets must name some of {sorted(RULESETS)}: {rulesets}")
+    decided = all(data.get(lang, {}).get("decision") for lang in LANGS)
+    if not data.get("rule_card") and not decided:
+        wrong.append("needs rule_card rows, or a decision (docs/rules-decisions.md) in ru and en")
+    for kind in ("case", "note"):
+        for i, item in enumerate(data.get(kind, []), 1):
+            when = item.get("when")
+            if not isinstance(when, dict) or not when:
+                wrong.append(f"{kind} {i}: when must name rule values")
+                continue
+            unknown = unknown_facts(tuple((k, ()) for k in when))
+            if unknown:
+                wrong.append(f"{kind} {i}: {unknown} are no rule values")
+            for lang in LANGS:
+                if kind == "note" and not (isinstance(item.get(lang), str) and item[lang].strip()):
+                    wrong.append(f"note {i}: no {lang} text")
+                if kind == "case" and set(item.get(lang, {})) != set(item.get("ru", {})) | set(item.get("en", {})):
+                    wrong.append(f"case {i}: ru and en replace different texts")
+    return wrong
+
+
+def _language_problems(data: dict[str, Any]) -> list[str]:
+    wrong = []
+    for field in TEXT_FIELDS:
+        if not CYRILLIC.search(str(data.get("ru", {}).get(field, ""))):
+            wrong.append(f"ru.{field} has no Cyrillic letters")
+    for text in _texts(data, "ru"):
+        bare = LATIN_NAMES.sub("", PLACEHOLDER.sub("", text))  # placeholders are filled from the rule set
+        letters = CYRILLIC.findall(bare) + LATIN.findall(bare)
+        if len(LATIN.findall(bare)) / max(1, len(letters)) >= 0.2:
+            wrong.append(f"ru text looks untranslated: {text[:80]!r}")
+    for text in _texts(data, "en") + data.get("en", {}).get("keywords", []):
+        if CYRILLIC.search(text):
+            wrong.append(f"en text contains Cyrillic: {text[:80]!r}")
+    for lang in LANGS:
+        for text in _texts(data, lang):
+            wrong += [f"unknown placeholder {p} in {lang}" for p in unknown_placeholders(text)]
+    return wrong
+
+
+@pytest.mark.parametrize("path", list(ENTRIES), ids=IDS)
+def test_entry_follows_the_format(path: Path) -> None:
+    """Every problem of one file at once (docs/faq-format.md)."""
+    data = ENTRIES[path]
+    wrong = _format_problems(data, path) + _reference_problems(data) + _language_problems(data)
+    assert not wrong, f"{path.name}:\n" + "\n".join(wrong)
+
+
+def test_the_loader_names_a_file_that_breaks_the_format(tmp_path: Path) -> None:
+    (tmp_path / "odd.toml").write_text('slug = "odd"\ngroup = "nowhere"\n', encoding="utf-8")
+    with pytest.raises(faq.FaqFormatError, match="group"):
+        faq.load_entries(tmp_path)

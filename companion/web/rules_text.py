@@ -14,7 +14,14 @@ from typing import Any
 
 from ..core.rules import SPECS_BY_KEY, Options, OptionSpec, RuleSet, get_ruleset
 from ..i18n import gettext, in_both_languages
-from .play.form_values import whole
+
+
+def whole(text: str) -> int | None:
+    """A whole number written in ASCII digits (an optional minus), as the play forms read one."""
+    from .play.form_values import whole as read_whole  # late: the play pages import this module
+
+    number: int | None = read_whole(text)
+    return number
 
 
 def both_languages(message: str) -> dict[str, str]:
