@@ -183,7 +183,8 @@ KINDS: dict[str, dict[object, dict[str, str]]] = {
     "six_draws": {
         True: {"ru": r"(?:берёт|взять|тянет) \d+ карт|шест[её]рк\w*[^.]*штраф|штрафует|крыть (?:её )?самому не нужно"
                      r"|не требует покрытия|шестёрку — шестёркой",
-               "en": r"draws? \d+ cards?|a six is a penalty|don't cover (?:it|your own six)|needs no cover|a six with a six"},
+               "en": r"draws? \d+ cards?|a six is a penalty|don't cover (?:it|your own six)|needs no cover"
+                     r"|a six with a six"},
         False: {"ru": r"кройте её сами|кроет сам|кроют сами|кроете её вы сами|тут же кладёт сверху|кроют её"
                       r"|кроют шестёрку|надо покрыть|требует продолжения|ход не уходит",
                 "en": r"(?<!don't )cover it yourself|covered by the starter|covered by its own player"
@@ -199,8 +200,10 @@ KINDS: dict[str, dict[object, dict[str, str]]] = {
                       r"|can be switched on"},
     },
     "ten_reverses": {
-        True: {"ru": r"меняет направление|разворачивает ход", "en": r"reverses the direction|turns it round|turns round"},
-        False: {"ru": r"обычная карта|направление не меняется|направление она не меняет", "en": r"ordinary card|direction never changes"},
+        True: {"ru": r"меняет направление|разворачивает ход",
+               "en": r"reverses the direction|turns it round|turns round"},
+        False: {"ru": r"обычная карта|направление не меняется|направление она не меняет",
+                "en": r"ordinary card|direction never changes"},
     },
     "shuffle_pile": {
         True: {"ru": r"перетасуйте|тасуют", "en": r"shuffle the rest|(?<!don't )shuffle it\b"},
