@@ -20,6 +20,7 @@ from companion import faq, faq_search
 from companion.core.rules import RULESETS
 from companion.faq_search import translit
 from companion.faq_search.index import MAYBE
+from companion.web.referee.rule_prose import rule_sections
 
 HX = {"HX-Request": "true"}
 
@@ -644,15 +645,15 @@ def test_every_citation_points_at_a_row_the_rule_card_has(client: FlaskClient, e
             assert f'id="{link.group(2)}"' in card, (entry.slug, rs.id, link.group(2))
 
 
-def test_citation_file_names_only_entries_and_known_rows() -> None:
-    slugs = {e.slug for e in faq.all_entries()}
-    cited = faq.citations()
-    assert set(cited) <= slugs
-    assert len(cited) >= 30
+def test_every_rule_card_row_an_entry_names_is_on_some_rule_card() -> None:
+    rows = {"points"} | {row.key for rs in RULESETS.values() for section in rule_sections(rs) for row in section.rows}
+    named = {row for e in faq.all_entries() for row in e.cites}
+    assert named and named <= rows, sorted(named - rows)
+    assert sum(1 for e in faq.all_entries() if e.cites) >= 30
 
 
-# The entries whose verdict no row of the rule card states (data/faq_citations.toml says why):
-# they cite the rule card as a whole. Any other entry must cite a row.
+# The entries whose verdict no row of the rule card states: they cite the rule card as a whole and
+# say which decision of docs/rules-decisions.md they follow. Any other entry must cite a row.
 WHOLE_CARD = {"deadlock", "last-card-call", "official-rules", "other-rule-sets", "pharaoh", "same-colour",
               "uno-and-mau-mau", "who-deals"}
 
@@ -660,6 +661,15 @@ WHOLE_CARD = {"deadlock", "last-card-call", "official-rules", "other-rule-sets",
 def test_every_entry_cites_a_row_unless_no_row_states_its_verdict() -> None:
     uncited = {e.slug for e in faq.all_entries() if not e.cites}
     assert uncited == WHOLE_CARD
+
+
+@pytest.mark.parametrize("slug", sorted(WHOLE_CARD))
+def test_an_answer_no_row_states_names_the_decision_it_follows(client: FlaskClient, slug: str) -> None:
+    """Issue 23: with no rule-card row to show, the page says which decision of the app it follows."""
+    entry = faq.get_entry(slug)
+    assert entry is not None and entry.ru.decision and entry.en.decision
+    page = html.unescape(client.get(f"/faq/{slug}?lang=en").get_data(as_text=True))
+    assert f"the app's decision: {entry.en.decision}" in page
 
 
 @pytest.mark.parametrize(("slug", "row"), [

@@ -27,7 +27,8 @@ def test_queen_on_anything(client: FlaskClient) -> None:
     data = r.get_json()
     assert data["legal"] is True
     assert (data["next_draws"], data["next_turn"]) == (0, 1)
-    assert data["faq"] == "queen-wild" and data["faq_url"] == "/faq/queen-wild"
+    assert data["faq"] == "queen-wild" and data["faq_url"] == "/faq/queen-wild?ruleset=igrafan"
+    assert data["links"] == {"faq_url": data["faq_url"]}  # issue 20: the verdict's own JSON and its links
     assert "queen" in data["reason"]
 
 
