@@ -195,11 +195,11 @@ def parse_entry(data: Mapping[str, Any], slug: str) -> FaqEntry:
     """One entry from its parsed TOML; `slug` is the file name, which must match."""
     if data.get("slug") != slug:
         raise FaqFormatError(f"{slug}.toml: slug = {data.get('slug')!r} must equal the file name")
+    ru, en = _text(data.get("ru"), f"{slug} [ru]"), _text(data.get("en"), f"{slug} [en]")
     group = data.get("group")
     if group not in GROUPS:
         raise FaqFormatError(f"{slug}.toml: group = {group!r} must be one of {', '.join(GROUPS)}")
     cases, notes = _cases(data, slug), _notes(data, slug)
-    ru, en = _text(data.get("ru"), f"{slug} [ru]"), _text(data.get("en"), f"{slug} [en]")
 
     def elsewhere(lang: str) -> tuple[str, ...]:
         return tuple(t for c in cases for t in c.texts[lang].values()) + tuple(n.texts[lang] for n in notes)

@@ -41,7 +41,7 @@ def test_entry_has_both_languages(entry: faq.FaqEntry) -> None:
         assert text.question and text.verdict and text.answer
     assert any("а" <= ch <= "я" for ch in entry.ru.question.lower())
     assert entry.en.question.isascii() or any("a" <= ch <= "z" for ch in entry.en.question.lower())
-    assert set(entry.ru.by_ruleset) == set(entry.en.by_ruleset)
+    assert len(entry.ru.elsewhere) == len(entry.en.elsewhere)  # every case and note in both languages
     for slug in entry.related:
         assert faq.get_entry(slug) is not None, f"{entry.slug}: related “{slug}” does not exist"
 
@@ -55,12 +55,13 @@ def test_entries_are_frozen_and_cached() -> None:
     assert faq_search.search_engine() is faq_search.search_engine()
 
 
-def test_full_answer_adds_the_rule_set_note() -> None:
-    entry = next(e for e in faq.all_entries() if e.ru.by_ruleset)
-    ruleset, note = next(iter(entry.ru.by_ruleset.items()))
-    assert entry.ru.full_answer().startswith(entry.ru.verdict)
-    assert note not in entry.ru.full_answer()
-    assert entry.ru.full_answer(ruleset).endswith(note)
+def test_full_answer_adds_the_notes_of_the_rules_in_force() -> None:
+    entry = faq.get_entry("seven")
+    assert entry is not None
+    igrafan, elvista = entry.text("ru", "igrafan"), entry.text("ru", "elvista")
+    assert igrafan.full_answer().startswith(igrafan.verdict)
+    assert elvista.notes and elvista.full_answer().endswith(elvista.notes[-1])
+    assert elvista.notes[-1] not in igrafan.full_answer()
 
 
 def test_loader_refuses_a_slug_that_is_not_the_file_name(tmp_path: Path) -> None:
@@ -313,8 +314,9 @@ def test_api_search_shape(client: FlaskClient) -> None:
     first = results[0]
     entry = faq.get_entry(first["slug"])
     assert entry is not None
-    assert first["question"] == entry.ru.question
-    assert first["answer"] == f"{entry.ru.verdict}\n\n{entry.ru.answer}"
+    text = entry.text("ru")
+    assert first["question"] == text.question
+    assert first["answer"] == text.full_answer()
     assert first["url"] == f"/faq/{first['slug']}"
     assert isinstance(first["score"], float)
     assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
@@ -333,12 +335,14 @@ def test_api_search_in_english_and_request_language(app: Flask) -> None:
 
 
 def test_api_ruleset_note_and_url(client: FlaskClient) -> None:
-    entry = next(e for e in faq.all_entries() if "elimination" in e.en.by_ruleset)
+    entry = faq.get_entry("seven")
+    assert entry is not None
     body = client.get(
         "/api/v1/faq", query_string={"q": entry.en.question, "lang": "en", "ruleset": "elimination"}
     ).get_json()
     found = next(r for r in body["results"] if r["slug"] == entry.slug)
-    assert found["answer"].endswith(entry.en.by_ruleset["elimination"])
+    assert found["answer"] == entry.text("en", "elimination").full_answer()
+    assert "doubles" in found["answer"]  # elimination passes a seven on, doubled
     assert found["url"] == f"/faq/{entry.slug}?ruleset=elimination"
 
 
@@ -356,15 +360,9 @@ def test_api_one_entry_in_full(client: FlaskClient) -> None:
     assert body["slug"] == entry.slug
     assert body["related"] == list(entry.related) and body["sources"] == list(entry.sources)
     assert body["rulesets"] == list(entry.rulesets)
+    assert body["rules"] == {"ruleset": "igrafan", "options": {}}
     for lang in ("ru", "en"):
-        text = entry.text(lang)
-        assert body[lang] == {
-            "question": text.question,
-            "verdict": text.verdict,
-            "answer": text.answer,
-            "keywords": list(text.keywords),
-            "by_ruleset": dict(text.by_ruleset),
-        }
+        assert body[lang] == entry.text(lang).to_json()
 
 
 def _error(response: Any) -> dict[str, str]:
