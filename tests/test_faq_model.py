@@ -116,7 +116,8 @@ def test_our_own_texts_are_the_entries_and_the_words_of_other_subjects() -> None
     engine = faq_search.search_engine()
     texts = learned.own_texts(engine.entries.values(), engine.vocab)
     seven = faq.get_entry("seven")
-    assert seven and (seven.ru.question, "ru", ("seven",)) in texts and (seven.text("en").verdict, "en", ("seven",)) in texts
+    assert seven and (seven.ru.question, "ru", ("seven",)) in texts
+    assert (seven.text("en").verdict, "en", ("seven",)) in texts
     assert all((k, "en", ("seven",)) in texts for k in seven.en.keywords)
     assert ("покер", "ru", ()) in texts and ("poker", "en", ()) in texts  # about none, like an off-topic question
     assert ("какой картой лучше ходить первой", "ru", ()) in texts

@@ -147,9 +147,10 @@ def rule_sections(rs: RuleSet) -> list[RuleSection]:
                         gettext("Several cards of one rank may be laid in one turn; the last one acts.")
                         if opt.several_at_once else gettext("One card per turn."),
                         gettext("allowed") if opt.several_at_once else NO_EFFECT))
-    if play.four_of_a_kind_redeal:
-        turn.append(RuleRow("four-of-a-kind", gettext("Four of a kind"),
-                            gettext("Four of a kind in a dealt hand: redeal."), gettext("redeal")))
+    turn.append(RuleRow("four-of-a-kind", gettext("Four of a kind"),
+                        gettext("Four of a kind in a dealt hand: redeal.") if play.four_of_a_kind_redeal
+                        else gettext("Four of a kind in a dealt hand changes nothing: play on."),
+                        gettext("redeal") if play.four_of_a_kind_redeal else NO_EFFECT))
     turning = RuleSection(gettext("Your turn"), tuple(turn))
 
     special = Card(Rank.QUEEN, Suit(opt.special_queen))
