@@ -103,7 +103,7 @@ def test_every_answer_shows_its_rule_card_row_or_its_decision_and_its_sources_in
 def test_the_checker_shows_the_rule_card_row_it_applied(client: FlaskClient) -> None:
     asked = client.get("/referee?lang=en&ruleset=classic&top=9H&card=6H&players=3")
     page = html.unescape(asked.get_data(as_text=True))
-    assert re.search(r'<p class="cite"><a href="/rules/classic#rule-six">The rule applied: 6</a> — ', page), page[-3000:]
+    assert '<p class="cite"><a href="/rules/classic#rule-six">The rule applied: 6</a> — ' in page
     series_id = house_series(client, "igrafan", six="next-draws-2")
     page = html.unescape(client.get(f"/referee?lang=en&series={series_id}&top=9H&card=6H").get_data(as_text=True))
     assert f'href="/rules/igrafan?series={series_id}#rule-six"' in page and "draws 2 cards" in page
