@@ -119,8 +119,9 @@ def _format_problems(data: dict[str, Any], path: Path) -> list[str]:
         elif len(keywords) != len({k.lower() for k in keywords}):
             wrong.append(f"{lang}.keywords repeat")
         lines = block.get("sources", {})
-        if not set(lines) <= set(data.get("sources", [])):
-            wrong.append(f"{lang}.sources has a line for a source the entry does not name")
+        if set(lines) != set(data.get("sources", [])):
+            wrong.append(f"{lang}.sources must say in one line what each named source says, and only those")
+        wrong += [f"{lang}.sources[{s}] spans several lines" for s, line in lines.items() if "\n" in line]
     return wrong
 
 
@@ -184,6 +185,7 @@ def test_entry_follows_the_format(path: Path) -> None:
 
 
 def test_the_loader_names_a_file_that_breaks_the_format(tmp_path: Path) -> None:
-    (tmp_path / "odd.toml").write_text('slug = "odd"\ngroup = "nowhere"\n', encoding="utf-8")
+    text = 'question = "?"\nverdict = "Yes."\nanswer = "Yes."\n'
+    (tmp_path / "odd.toml").write_text(f'slug = "odd"\ngroup = "nowhere"\n[ru]\n{text}[en]\n{text}', encoding="utf-8")
     with pytest.raises(faq.FaqFormatError, match="group"):
         faq.load_entries(tmp_path)

@@ -95,8 +95,8 @@ def test_every_answer_shows_its_rule_card_row_or_its_decision_and_its_sources_in
         assert link, entry.slug
     else:
         assert f"the app's decision: {text.decision}" in page
-    for source in entry.sources:
-        assert source_name(source) in page
+    for source in entry.sources:  # by name in words, with what it says on the point
+        assert f"<b>{source_name(source)}</b>: {text.source_lines[source]}" in page
     assert "seed 0" not in page and "документ 0" not in page
 
 
