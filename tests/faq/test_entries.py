@@ -14,7 +14,7 @@ import pytest
 
 from companion.faq.rule_values import PLACEHOLDER
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FAQ_DIR = ROOT / "companion" / "data" / "faq"
 SLUGS_DOC = ROOT / "docs" / "faq-slugs.md"
 

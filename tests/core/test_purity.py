@@ -6,7 +6,7 @@ import ast
 import sys
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parent.parent / "companion" / "core"
+CORE = Path(__file__).resolve().parents[2] / "companion" / "core"
 
 
 def test_core_uses_only_the_standard_library() -> None:

@@ -8,7 +8,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "companion" / "translations" / "ru" / "LC_MESSAGES"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None}
 METHOD_MAP = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
