@@ -47,8 +47,8 @@ _NEXT_STARTER = {
 # can't,"), and what passing a penalty on does to it.
 _SIX_COVER = {
     "suit-or-queen": ("картой той же масти или дамой", "a card of the same suit or a queen"),
-    "any-fit": ("любой подходящей картой: той же масти, другой шестёркой или дамой",
-                "any card that fits: the same suit, another six or a queen"),
+    "any-fit": ("любой подходящей картой (той же масти, другой шестёркой или дамой)",
+                "any card that fits (the same suit, another six or a queen)"),
     "any-card": ("любой картой", "any card at all"),
 }
 _UNCOVERED = {

@@ -35,3 +35,23 @@ def test_entry_cites_the_rule_card_row_of_its_rule_set(new_page: Any, base_url: 
     page.locator(".cite a").click()
     expect(page).to_have_url(re.compile(r"/rules/elimination#rule-seven$"))
     expect(page.locator("#rule-seven")).to_be_visible()
+
+
+def test_a_series_with_house_options_gets_its_own_answer_and_row(new_page: Any, base_url: str) -> None:
+    """Issue 23: igrafan with the six making the next player draw one, asked from the series page."""
+    page = new_page()
+    created = page.request.post(base_url + "/api/v1/series", data={
+        "players": ["Аня", "Борис", "Вера"], "starter": "Аня", "options": {"six": "next-draws-1"}}).json()
+    page.goto(f"{base_url}/series/{created['id']}")
+    page.locator("header nav a", has_text="Вопросы").click()
+    expect(page.locator("div.rs-note")).to_contain_text("Ответы для этого стола: Аня, Борис, Вера")
+    six = page.locator("#faq-results .faq-item[href^='/faq/six?']")
+    expect(six).to_contain_text("Следующий берёт 1 карту")  # the list answers for the table too
+    six.click()
+    expect(page).to_have_url(re.compile(rf"/faq/six\?series={created['id']}$"))
+    expect(page.locator(".verdict-big")).to_contain_text("Следующий берёт 1 карту")
+    expect(page.locator(".answer-for")).to_contain_text("Домашние правила:")
+    page.locator(".cite a").click()
+    expect(page).to_have_url(re.compile(rf"/rules/igrafan\?series={created['id']}#rule-six$"))
+    expect(page.locator("#rule-house-rules h2")).to_have_text("Домашние правила этого стола")
+    expect(page.locator("#rule-six")).to_contain_text("берёт 1")

@@ -46,14 +46,14 @@ class FaqItem:
     note: str  # what the rules in force add (the entry's notes), when a table's rules were chosen
 
     @classmethod
-    def of(cls, entry: faq.FaqEntry, rules: Rules, tokens: Sequence[str] = ()) -> FaqItem:
+    def of(cls, entry: faq.FaqEntry, rules: Rules, tokens: Sequence[str] = (), notes: bool = True) -> FaqItem:
         text = entry.text(current_language(), rules.ruleset)  # the verdict of the rules in force
 
         def mark(t: str) -> Markup:
             return faq_search.highlight(t, tokens) if tokens else Markup.escape(t)
 
         url = url_for("referee.faq_entry_page", slug=entry.slug, **rules.query)
-        note = " ".join(text.notes) if rules.chosen else ""
+        note = " ".join(text.notes) if rules.chosen and notes else ""
         return cls(entry.slug, url, mark(text.verdict), mark(text.question), note)
 
 
@@ -79,7 +79,8 @@ class Rules:
 def grouped_entries(rules: Rules) -> list[tuple[str, list[FaqItem]]]:
     """Every entry under its group (the `group` of its file), groups in `faq.GROUPS` order."""
     entries = faq.all_entries()
-    return [(group_title(key), [FaqItem.of(e, rules) for e in entries if e.group == key]) for key in faq.GROUPS
+    return [(group_title(key), [FaqItem.of(e, rules, notes=False) for e in entries if e.group == key])
+            for key in faq.GROUPS
             if any(e.group == key for e in entries)]
 
 
@@ -137,7 +138,7 @@ def faq_entry_page(slug: str) -> Response:
     rules = Rules.from_request()
     rs = rules.ruleset  # the answer is always for one set of rules, and says which
     text = entry.text(current_language(), rs)
-    related = [FaqItem.of(e, rules) for e in map(faq.get_entry, entry.related) if e]
+    related = [FaqItem.of(e, rules, notes=False) for e in map(faq.get_entry, entry.related) if e]
     permalink = public_url("referee.faq_entry_page", slug=slug, **rules.query)
     return page(
         "faq_entry.html", entry=entry, text=text, paragraphs=[*paragraphs(text.answer), *text.notes],
