@@ -6,8 +6,8 @@ its answer follow the rules in force. `FaqEntry.text(lang, ruleset)` is the answ
 one rule set (a preset, or a table's with its house options): the first case whose
 conditions the rules meet gives the verdict and the explanation, every note whose
 conditions they meet adds a paragraph, and every number is filled from the same rules
-(`faq_rules`). No preset's name decides anything: conditions read rule values only.
-`tests/test_faq_content.py` checks the files, `tests/test_faq_rules.py` the answers.
+(`rule_values`). No preset's name decides anything: conditions read rule values only.
+`tests/faq/test_entries.py` checks the files, `tests/faq/test_rule_values.py` the answers.
 The search over these entries is `companion.faq_search`.
 """
 

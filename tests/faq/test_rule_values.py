@@ -1,6 +1,6 @@
 """Every number and every rule an FAQ answer states is the one of the rules it is shown for (issues 8, 23).
 
-FAQ texts name rule-set values as placeholders (`{spade_king_draw:cards}`, companion/faq_rules.py),
+FAQ texts name rule-set values as placeholders (`{spade_king_draw:cards}`, companion/faq/rule_values.py),
 filled from the set in force, and choose their verdict and notes by rule values (`[[case]]`, `[[note]]`).
 These tests render every entry for every preset and every value of each option it depends on, in both
 languages, and check two things: each claim about a number (a draw, a deal, the loss line) is that
