@@ -78,6 +78,7 @@ def values(rs: RuleSet) -> dict[str, int | str]:
         "deck": opt.deck,
         "min_players": rs.min_players,
         "max_players": rs.most_players,
+        "max_players_36": rs.max_players_for(rs.options({"deck": 36})),
         "max_players_52": rs.max_players_for(rs.options({"deck": 52})),
         "seven_draw": opt.seven_draw_for(False),
         "spade_seven_draw": opt.seven_draw_for(True),
