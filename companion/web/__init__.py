@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
     from companion.web.api import faq as faq_api
     from companion.web.api import referee as referee_api
     from companion.web.api import series as api
+    from companion.web.api import tables as tables_api
     from companion.web.http import shell
     from companion.web.pages import export, play, record, referee, series, tables
     from companion.web.present import numbers
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
         referee,
         record,
         tables,
+        tables_api,
         round_text_api,
         numbers,
     ):
