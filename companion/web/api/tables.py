@@ -34,8 +34,11 @@ def authorize_table(table: tables.Table) -> None:
 
 @bp.get("/api/v1/tables/<table_id>")
 def get_table(table_id: str) -> Any:
+    """The table's statistics; `?period=month|year|all` counts only the series started this month or year."""
+    period = tables.check_period(request.args.get("period"))
     table = load_table(table_id)
-    return conditional(table.etag, lambda: jsonify(table.to_json()))
+    day = tables.today()
+    return conditional(table.etag(period, day), lambda: jsonify(table.to_json(period, day)))
 
 
 @bp.get("/api/v1/tables/<table_id>/export")
