@@ -193,6 +193,12 @@ def tables_of(db: sqlite_utils.Database, series_ids: Sequence[str]) -> list[Tabl
     return found
 
 
+def series_ids(db: sqlite_utils.Database, table_id: str) -> list[str]:
+    """The ids of a table's series, oldest first (a series' number at its table is its place here, from 1)."""
+    return [r["id"] for r in db.query("select id from series where table_id = ? order by created_at, rowid",
+                                      [table_id])]
+
+
 def load(db: sqlite_utils.Database, table_id: str) -> Table | None:
     rows = list(db.query("select id, created_at from tables where id = ?", [table_id]))
     if not rows:
