@@ -181,7 +181,8 @@ def stats_pdf(table_id: str) -> Any:
 @bp.get("/players/<name>")
 def person_page(name: str) -> Any:
     """One player across the tables this phone keeps (its recent list): each table, and all together."""
-    kept = tables.tables_of(get_db(), recent_ids())
+    recent = recent_ids()
+    kept = tables.tables_of(get_db(), recent)
     found = tables.person(kept, name)
     if found.combined is None:
         abort(404)
@@ -189,8 +190,8 @@ def person_page(name: str) -> Any:
     mine = [p for p in pairs(found.head_to_head) if name in (p.first, p.second)]
     return page("person.html", person=found, stats=found.combined, pairs=mine, colours=colours,
                 rival=rival_line(rivals(found.head_to_head, name)),
-                editable=[(t, next(g.id for g in reversed(t.series) if can_edit(g))) for t in kept
-                          if any(can_edit(g) for g in t.series)])
+                # The edit cookie is sent to the series' own pages only: link there; without it the page is read-only.
+                editable=[(t, next(g.id for g in t.series if g.id in recent)) for t in kept])
 
 
 # -- house rules -----------------------------------------------------------------------
