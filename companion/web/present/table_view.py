@@ -76,7 +76,8 @@ def month_chart(months: list[tuple[str, dict[str, int]]], colours: dict[str, str
     months = months[-12:]
     high = max([1] + [sum(lost.values()) for _, lost in months])
     top, bottom, side = 12, 18, 8
-    slot = (width - 2 * side) / max(1, len(months))
+    slot = min(60.0, (width - 2 * side) / max(1, len(months)))  # one month is a bar, not a wall
+    left = (width - slot * len(months)) / 2
     bars = []
     for i, (month, lost) in enumerate(months):
         base: float = height - bottom
@@ -85,9 +86,9 @@ def month_chart(months: list[tuple[str, dict[str, int]]], colours: dict[str, str
             h = round((height - top - bottom) * n / high, 1)
             base -= h
             parts.append({"name": name, "n": n, "y": round(base, 1), "h": h, "colour": colours.get(name, PALETTE[0])})
-        bars.append({"month": month, "label": f"{month[5:7]}.{month[2:4]}",
-                     "x": round(side + slot * i + slot * 0.15, 1), "w": round(slot * 0.7, 1),
-                     "cx": round(side + slot * (i + 0.5), 1), "parts": parts,
+        bars.append({"month": month, "label": f"{month[5:7]}.{month[:4] if len(months) <= 6 else month[2:4]}",
+                     "x": round(left + slot * i + slot * 0.15, 1), "w": round(slot * 0.7, 1),
+                     "cx": round(left + slot * (i + 0.5), 1), "parts": parts,
                      "total": sum(lost.values())})
     return {"width": width, "height": height, "bars": bars, "high": high, "axis_y": height - 4,
             "base_y": height - bottom}
