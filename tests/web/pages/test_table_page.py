@@ -113,3 +113,18 @@ def test_the_pdf_page_carries_the_table_statistics(client: FlaskClient, table_pl
     assert re.search(r"Проиграл серию при другом\s+2\s+0", text)  # Аня | Борис
     assert re.search(r"Вышел, а другой обнулился\s+1\s+0", text)  # Борис | Вера
     assert "Главный обидчик: Борис (1 раз)" in text
+
+
+def test_a_merge_into_another_tables_player_survives_export_and_import(client: FlaskClient,
+                                                                       table_play: SimpleNamespace) -> None:
+    first, _ = table_play.two_series()
+    other = client.post("/api/v1/series", json={"players": ["Аня", "Боря"], "starter": "Аня"}).get_json()
+    table_play.play(other, [{"winner": "Боря", "finishing_card": "7♠", "typed_points": {"Аня": 60}}])
+    claim(client, first)
+    claim(client, other)
+    assert client.post(f"/series/{other['id']}/table/merge", data={"from": "Боря", "into": "Борис"}).status_code == 303
+    document = client.get(f"/api/v1/tables/{other['table']}/export").get_json()
+    assert [(m["from"], m["into"]) for m in document["merges"]] == [("Боря", "Борис")]
+    imported = client.post("/api/v1/tables/import", json=document)
+    assert imported.status_code == 201, imported.get_json()
+    assert [p["name"] for p in imported.get_json()["table"]["players"]] == ["Аня", "Борис"]
