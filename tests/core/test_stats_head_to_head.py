@@ -5,7 +5,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from companion.core.series import RoundInput, SeriesSetup, Standings, replay
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.core.cards import Rank
+from companion.core.errors import RuleError
+from companion.core.series import RoundInput, SeriesSetup, Standings, play_round, replay
 from companion.core.stats import (
     counted_names,
     head_to_head,
@@ -116,3 +121,41 @@ def test_lost_by_month_fills_the_months_between() -> None:
     # Аня lost in October and in December; November had no series.
     assert months == [("2026-10", {"Аня": 1}), ("2026-11", {}), ("2026-12", {"Аня": 1})]
     assert lost_by_month([], [], []) == []
+
+
+@st.composite
+def played_series(draw: st.DrawFn) -> Standings:
+    """A series of typed rounds (random winners, finishing cards and points), played until it ends or 12 rounds."""
+    names = ["Аня", "Борис", "Вера", "Глеб"][: draw(st.integers(2, 4))]
+    s = SeriesSetup.create(names, draw(st.sampled_from(["igrafan", "classic"])))
+    standings = replay(s, [])
+    for _ in range(draw(st.integers(1, 12))):
+        if standings.finished:
+            break
+        in_play = standings.in_play
+        winner = draw(st.sampled_from(in_play))
+        finish = draw(st.sampled_from(["Q♠", "Q♥", "8♣", "A♦", "7♥"]))
+        points = {p: draw(st.integers(0, 70)) for p in in_play if p != winner}
+        try:
+            standings = play_round(standings, typed(s, winner, finish, **points))
+        except RuleError:  # a finishing card the rule set refuses: that round is not played
+            continue
+    return standings
+
+
+@settings(max_examples=60, deadline=None)
+@given(played_series())
+def test_head_to_head_adds_up_to_the_series_events(standings: Standings) -> None:
+    pairs = head_to_head([standings])
+    players = standings.setup.players
+    over = [(r.entry.winner, e["player"]) for r in standings.rounds for e in r.events
+            if e.get("type") in ("lost", "eliminated")]
+    for o in players:
+        # Everyone who went over the line was pushed by that round's winner, and by nobody else.
+        assert sum(pairs[p][o].pushed_over for p in players if p != o) == sum(1 for _, x in over if x == o)
+    for p in players:
+        lost = 1 if p in standings.losers else 0
+        assert all(pairs[p][o].series_lost_together == lost for o in players if o != p)
+        queens = sum(1 for r in standings.rounds if r.entry.winner == p and r.entry.finishing_card is not None
+                     and r.entry.finishing_card.rank is Rank.QUEEN)
+        assert all(pairs[p][o].queen_finishes_near_line <= queens for o in players if o != p)
