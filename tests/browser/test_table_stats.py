@@ -11,26 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_scorekeeper import start_series, total
+
 PLAYERS = ["Аня", "Борис", "Вера"]
-
-
-def start_series(page: Any, base_url: str, names: list[str]) -> str:
-    """A new series from the start page, as a player types it; its id."""
-    page.goto(base_url + "/")
-    inputs = page.locator("input[name=name]")
-    while inputs.count() < len(names):
-        page.get_by_role("button", name=re.compile("Добавить игрока")).click()
-        expect(inputs).to_have_count(inputs.count() + 1)
-    for i, name in enumerate(names):
-        inputs.nth(i).fill(name)
-    page.select_option("#starter", "0")
-    page.get_by_role("button", name="Начать партию", exact=True).last.click()
-    page.wait_for_url(re.compile(r"/series/[\w-]+/share$"))
-    return str(page.url.rsplit("/", 2)[-2])
-
-
-def total(page: Any, player: str) -> Any:
-    return page.locator(".totals .player", has_text=player).locator(".total")
 
 
 def typed_round(page: Any, winner: str, finish: str, points: dict[str, int]) -> None:
