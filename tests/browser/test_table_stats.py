@@ -107,3 +107,31 @@ def test_two_series_head_to_head_and_the_period_switch(new_page: Any, base_url: 
     page.get_by_role("link", name="Всё время").click()
     expect(page.locator(".set-tabs.period a[aria-current=page]")).to_have_text("Всё время")
     assert pair(page, "Аня", "Вера") == [["0", "2"], ["0", "0"], ["0", "0"], ["2", "0"]]
+
+
+SHARE_STUB = """
+window.__shared = [];
+Object.defineProperty(navigator, "canShare", {value: (data) => true, configurable: true});
+Object.defineProperty(navigator, "share", {value: (data) => { window.__shared.push({text: data.text,
+  files: (data.files || []).map((f) => ({name: f.name, type: f.type, size: f.size}))}); return Promise.resolve(); },
+  configurable: true});
+"""
+
+
+def test_with_the_web_share_api_one_tap_shares_the_text_and_the_picture(new_page: Any, base_url: str) -> None:
+    page = new_page(locale="en-GB")
+    page.add_init_script(SHARE_STUB)  # a phone's share sheet, as the Web Share API offers it on HTTPS
+    created = page.request.post(f"{base_url}/api/v1/series", data={"players": PLAYERS, "starter": "Аня"}).json()
+    page.request.post(f"{base_url}/api/v1/series/{created['id']}/rounds",
+                      data={"winner": "Борис", "finishing_card": "Q♥", "typed_points": {"Аня": 12, "Вера": 7}},
+                      headers={"Authorization": f"Bearer {created['edit_token']}"})
+    page.goto(f"{base_url}/series/{created['id']}?lang=en")
+    page.get_by_role("link", name="Share the result so far").click()
+    page.wait_for_url(re.compile(r"/result$"))
+    page.get_by_role("button", name="Share: text and picture").click()
+    page.wait_for_function("window.__shared.length === 1")
+    shared = page.evaluate("window.__shared[0]")
+    # During the series: the round so far, Борис's queen of hearts (−40), the totals, the link.
+    assert shared["text"].split("\n")[:3] == [
+        "Series 1, after round 1.", "Борис went out on the queen of hearts (−40).", "Totals: Борис −40 · Вера 7 · Аня 12."]
+    assert shared["files"][0]["type"] == "image/png" and 1_000 < shared["files"][0]["size"] < 40_000
