@@ -133,5 +133,8 @@ def test_with_the_web_share_api_one_tap_shares_the_text_and_the_picture(new_page
     shared = page.evaluate("window.__shared[0]")
     # During the series: the round so far, Борис's queen of hearts (−40), the totals, the link.
     assert shared["text"].split("\n")[:3] == [
-        "Series 1, after round 1.", "Борис went out on the queen of hearts (−40).", "Totals: Борис −40 · Вера 7 · Аня 12."]
+        "Series 1, after round 1.",
+        "Борис went out on the queen of hearts (−40).",
+        "Totals: Борис −40 · Вера 7 · Аня 12.",
+    ]
     assert shared["files"][0]["type"] == "image/png" and 1_000 < shared["files"][0]["size"] < 40_000
