@@ -180,9 +180,14 @@ def stats_pdf(table_id: str) -> Any:
 
 @bp.get("/players/<name>")
 def person_page(name: str) -> Any:
-    """One player across the tables this phone keeps (its recent list): each table, and all together."""
+    """One player across the tables this phone keeps (its recent list): each table, and all together.
+
+    `?table=<id>`: the table page the name was tapped on counts too, kept by the phone or not."""
     recent = recent_ids()
     kept = tables.tables_of(get_db(), recent)
+    here = tables.load(get_db(), request.args.get("table", "")) if request.args.get("table") else None
+    if here is not None and all(t.id != here.id for t in kept):
+        kept.insert(0, here)
     found = tables.person(kept, name)
     if found.combined is None:
         abort(404)
@@ -191,7 +196,8 @@ def person_page(name: str) -> Any:
     return page("person.html", person=found, stats=found.combined, pairs=mine, colours=colours,
                 rival=rival_line(rivals(found.head_to_head, name)),
                 # The edit cookie is sent to the series' own pages only: link there; without it the page is read-only.
-                editable=[(t, next(g.id for g in t.series if g.id in recent)) for t in kept])
+                editable=[(t, next(g.id for g in t.series if g.id in recent)) for t in kept
+                          if any(g.id in recent for g in t.series)])
 
 
 # -- house rules -----------------------------------------------------------------------

@@ -128,3 +128,15 @@ def test_a_merge_into_another_tables_player_survives_export_and_import(client: F
     imported = client.post("/api/v1/tables/import", json=document)
     assert imported.status_code == 201, imported.get_json()
     assert [p["name"] for p in imported.get_json()["table"]["players"]] == ["Аня", "Борис"]
+
+
+def test_a_name_on_a_table_page_opens_that_person_on_a_fresh_phone(client: FlaskClient,
+                                                                  table_play: SimpleNamespace) -> None:
+    first, _ = table_play.two_series()
+    fresh = client.application.test_client()  # a phone that only scanned the table's QR code
+    page = fresh.get(f"/tables/{first['table']}", headers=RU).get_data(as_text=True)
+    link = re.search(r'href="(/players/[^"]*table=[^"]+)">Вера</a>', page)
+    assert link, "the name links to the person page"
+    vera = fresh.get(link.group(1).replace("&amp;", "&"), headers=RU).get_data(as_text=True)
+    assert "Столов на этом телефоне: 1" in vera and "Главная жертва: Аня (1 раз)" in vera
+    assert fresh.get("/players/Вера").status_code == 404  # without the table and without a recent list
