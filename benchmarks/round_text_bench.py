@@ -19,9 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.core.round_text import parse_round_text  # noqa: E402
 from companion.core.rules import get_ruleset  # noqa: E402
-from companion.round_text import parse  # noqa: E402
+from companion.language.dictation import parse, parse_round_text  # noqa: E402
 
 CASES = Path(__file__).parent / "round_text_eval" / "cases.toml"
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards

@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import Card, Rank
-from ..core.round_text import ParsedRound, Question
 from ..core.rules import Options
 from ..i18n import gettext
-from ..round_text import parse
+from ..language.dictation import ParsedRound, Question, parse
 from .cards import card_text, rank_letter
 
 MAX_SAY = 2000

@@ -14,10 +14,9 @@ from typing import Any
 from flask import Blueprint
 
 from ..core.errors import N_, FormatError
-from ..core.round_text import MAX_TEXT, ParsedRound
 from ..core.rules import get_ruleset
 from ..core.series import MAX_NAME_LENGTH
-from ..round_text import parse
+from ..language.dictation import MAX_TEXT, ParsedRound, parse
 from .api_request import json_object
 from .round_say import question_text
 

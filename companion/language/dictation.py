@@ -4,9 +4,9 @@
 "Anna went out with the queen of hearts" → who went out, on which card, and the
 cards left in every hand that was named.
 
-Pure and stdlib only. Word forms are looked up through a `lemmas` function the
-caller passes (the app gives pymorphy3's normal forms, see companion/round_text.py);
-without one, a small table of stems and endings here still reads the usual forms.
+Word forms are looked up through a `lemmas` function: `parse()` gives pymorphy3's
+normal forms (companion/language/morphology.py); `parse_round_text` without one
+still reads the usual forms from a small table of stems and endings.
 Nothing is guessed silently: a word that is not a name, a card or a known filler
 is returned in `unrecognised`; a card whose suit was not said gets a free suit
 only where the suit cannot change the points, and that is reported in `assumed`;
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
+from companion.core.cards import (
     EN,
     RANK_LETTERS,
     RU,
@@ -35,9 +35,10 @@ from .cards import (
     fold,
     read_notation,
 )
-from .errors import N_, Msg
-from .rules import Options
-from .scoring import card_points, is_special_queen
+from companion.core.errors import N_, Msg
+from companion.core.rules import Options
+from companion.core.scoring import card_points, is_special_queen
+from companion.language import morphology
 
 Lemmas = Callable[[str], Iterable[str]]
 
@@ -726,3 +727,8 @@ def _drop(result: ParsedRound, slot: Slot) -> None:
         hand = result.hands.get(slot.owner, [])
         if slot in hand:
             hand.remove(slot)
+
+
+def parse(text: str, players: Sequence[str], options: Options | None = None) -> ParsedRound:
+    """`parse_round_text` with pymorphy3's word forms: what the app uses."""
+    return parse_round_text(text, players, options, lemmas=morphology.lemmas)

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.cards import Card, Rank, Suit, deck, parse_card
-from companion.core.round_text import parse_round_text
 from companion.core.rules import get_ruleset
-from companion.round_text import lemmas, parse
+from companion.language.dictation import parse, parse_round_text
+from companion.language.morphology import lemmas
 
 PLAYERS = ["Аня", "Борис", "Вера"]
 IGRAFAN = get_ruleset("igrafan").defaults

@@ -1,0 +1,34 @@
+"""Russian word forms through pymorphy3 and its Russian dictionary: ONE analyser for the whole app.
+
+«семёрку» → «семёрка», «Бориса» → «борис», «тузов» → «туз». The analyser is built
+once (loading the dictionary takes a moment) and shared by every reader of words.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def analyzer() -> Any:
+    """The app's one pymorphy3 analyser for Russian."""
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+def is_cyrillic(word: str) -> bool:
+    return any("а" <= ch <= "я" or ch == "ё" for ch in word.lower())
+
+
+@lru_cache(maxsize=8192)
+def lemmas(word: str) -> tuple[str, ...]:
+    """Every normal form pymorphy3 knows for a Cyrillic word (none for other words)."""
+    if not is_cyrillic(word):
+        return ()
+    forms: list[str] = []
+    for parse in analyzer().parse(word):
+        if parse.normal_form not in forms:
+            forms.append(parse.normal_form)
+    return tuple(forms)
