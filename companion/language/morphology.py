@@ -32,3 +32,31 @@ def lemmas(word: str) -> tuple[str, ...]:
         if parse.normal_form not in forms:
             forms.append(parse.normal_form)
     return tuple(forms)
+
+
+_PROPER = ("Name", "Surn", "Patr", "Geox", "Orgn", "Trad")
+
+
+@lru_cache(maxsize=8192)
+def common_word(word: str) -> bool:
+    """A dictionary word whose likeliest reading is not a proper name («дома», «вера»); «кароль» is not one."""
+    if not is_cyrillic(word):
+        return True
+    if not analyzer().word_is_known(word.lower()):
+        return False
+    top = analyzer().parse(word)[0]
+    return not any(grammeme in top.tag for grammeme in _PROPER)
+
+
+@lru_cache(maxsize=8192)
+def person_name(word: str) -> bool:
+    """Some reading of the word is a first name («Гоши», «Боря», «Веры»)."""
+    return is_cyrillic(word) and any("Name" in parse.tag for parse in analyzer().parse(word))
+
+
+class Pymorphy:
+    """The dictation reader's view of this module (language/spoken_words.Morphology)."""
+
+    lemmas = staticmethod(lemmas)
+    common_word = staticmethod(common_word)
+    person_name = staticmethod(person_name)
