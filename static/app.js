@@ -76,6 +76,14 @@
     offerClear();
   }
 
+  // -- the dictation block: opening it puts the caret in its field, so the keyboard's microphone is one tap away --
+  document.addEventListener("toggle", function (e) {
+    var block = e.target;
+    if (block.id !== "say-block" || !block.open) return;
+    var box = block.querySelector("#say");
+    if (box && document.activeElement !== box) box.focus();
+  }, true);
+
   // -- local times in the correction history --
   function localTimes(root) {
     root.querySelectorAll("time.local").forEach(function (t) {

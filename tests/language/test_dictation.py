@@ -96,6 +96,125 @@ def test_core_parser_works_without_a_morphology_library() -> None:
     assert r.winner == "Вера" and r.finishing_card == "K♠" and r.hands["Борис"][0].rank is Rank.SEVEN
 
 
+# -- issue 21: names as people say them --------------------------------------------------
+
+
+def test_pet_names_in_every_case_are_the_player() -> None:
+    players = ["Екатерина", "Борис", "Михаил", "Елена"]
+    for said, player in [("у Бори", "Борис"), ("Борису", "Борис"), ("у Борьки", "Борис"), ("Боря:", "Борис"),
+                         ("у Катьки", "Екатерина"), ("Катюхе", "Екатерина"), ("у Катюши", "Екатерина"),
+                         ("Мишка:", "Михаил"), ("у Мишани", "Михаил"), ("у Леночки", "Елена"), ("Ленка:", "Елена")]:
+        r = parse(f"{said} туз пик", players, IGRAFAN)
+        assert r.hand_texts() == {player: ["A♠"]}, said
+    # the other way round: the table wrote the pet name, the text says the full one
+    r = parse("у Дмитрия туз пик, у Димона король пик", ["Дима", "Катя"], IGRAFAN)
+    assert r.hand_texts() == {"Дима": ["A♠", "K♠"]}
+
+
+def test_a_word_that_could_be_two_players_is_asked_and_its_cards_go_nowhere() -> None:
+    r = parse("Вера вышла на тузе пик, у Саши король и дама, у Александры семерка",
+              ["Александр", "Александра", "Вера"], IGRAFAN)
+    assert set(r.hands) == {"Александра"} and not r.exact
+    which = [q for q in r.questions if q.kind == "which-player"]
+    assert len(which) == 1 and which[0].params["players"] == "Александр, Александра"
+    assert which[0].params["cards"] == (Rank.KING, Rank.QUEEN)
+    # the player's own name wins over a pet name of another player
+    r = parse("у Саши король пик у Александра дама пик", ["Саша", "Александр"], IGRAFAN)
+    assert r.hand_texts() == {"Саша": ["K♠"], "Александр": ["Q♠"]}
+
+
+def test_cards_after_a_name_of_nobody_at_the_table_never_go_to_the_player_before() -> None:
+    r = parse("Глеб вышел на девятке треф. Аня: король червей. Боря: туз бубновый, семёрка. У Веры валет.",
+              ["Аня", "Вера", "Глеб"], IGRAFAN)
+    assert r.hand_texts()["Аня"] == ["K♥"] and [s.rank for s in r.hands["Вера"]] == [Rank.JACK]
+    stranger = [q for q in r.questions if q.kind == "unknown-player"]
+    assert stranger[0].params["name"] == "Боря"
+    assert stranger[0].params["cards"] == (Card(Rank.ACE, Suit.DIAMONDS), Rank.SEVEN)
+    assert not r.exact
+
+
+def test_a_name_after_its_cards() -> None:
+    r = parse("Вера вышла на тузе червей. С тузом и королём остался Саша. У Ани семёрка.",
+              ["Аня", "Саша", "Вера"], IGRAFAN)
+    assert [s.rank for s in r.hands["Саша"]] == [Rank.ACE, Rank.KING] and r.exact
+    r = parse("Аня вышла на даме червей, туз и девятка у Бориса, восьмёрка у Веры", PLAYERS, IGRAFAN)
+    assert {p: [s.rank for s in ss] for p, ss in r.hands.items()} == {
+        "Борис": [Rank.ACE, Rank.NINE], "Вера": [Rank.EIGHT]}
+    # cards nobody was named for are not guessed
+    r = parse("Аня вышла на тузе пик. Король и дама. У Бориса семёрка.", PLAYERS, IGRAFAN)
+    assert "Король" in r.unrecognised and r.hand_texts().keys() == {"Борис"}
+
+
+def test_a_player_name_one_letter_off() -> None:
+    r = parse("у Бариса король пик", PLAYERS, IGRAFAN)
+    assert r.hand_texts() == {"Борис": ["K♠"]}
+
+
+# -- corrections ---------------------------------------------------------------------------
+
+
+def test_corrections_keep_only_what_was_said_last() -> None:
+    cases = {
+        "у Бориса семёрка, нет, не семёрка, а восьмёрка": ["8"],
+        "у Бориса туз, не, два туза": ["A", "A"],
+        "у Бориса было две десятки, нет, одна": ["10"],
+        "у Бориса было две десятки нет одна десятка": ["10"],
+        "у Бориса дама, вернее валет": ["J"],
+        "у Бориса семерка ой восьмерка пик": ["8♠"],
+        "у Бориса не семёрка, а восьмёрка пик": ["8♠"],
+    }
+    for text, hand in cases.items():
+        r = parse(text, PLAYERS, IGRAFAN)
+        assert [s.rank.value if s.assumed else s.text for s in r.hands["Борис"]] == hand, text
+    # the finishing card and its suit are corrected the same way
+    assert parse("Аня вышла на семёрке, нет, на восьмёрке червей", PLAYERS, IGRAFAN).finishing_card == "8♥"
+    assert parse("Аня вышла на даме пик, нет, треф", PLAYERS, IGRAFAN).finishing_card == "Q♣"
+    # «нет» after a name takes back nothing of the player before
+    r = parse("у Бориса туз пик, у Веры нет ничего", PLAYERS, IGRAFAN)
+    assert r.hand_texts() == {"Борис": ["A♠"]}
+
+
+# -- suits as people say them ------------------------------------------------------------
+
+
+def test_suits_after_the_cards_and_in_the_plural() -> None:
+    r = parse("у Бориса два вальта, червовый и трефовый. У Веры два туза пиковый и трефовый", PLAYERS, IGRAFAN)
+    assert r.hand_texts() == {"Борис": ["J♥", "J♣"], "Вера": ["A♠", "A♣"]}
+    r = parse("у Бориса три шестерки: пиковая, червовая и бубновая", PLAYERS, IGRAFAN)
+    assert r.hand_texts() == {"Борис": ["6♠", "6♥", "6♦"]}
+    assert parse("Вера вышла на валете бубей", PLAYERS, IGRAFAN).finishing_card == "J♦"
+
+
+def test_a_card_said_again_with_its_suit_is_one_card() -> None:
+    assert parse("Аня вышла на даме, на даме червей. У Бориса туз", PLAYERS, IGRAFAN).finishing_card == "Q♥"
+    assert parse("у Бориса король, король пик", PLAYERS, IGRAFAN).hand_texts() == {"Борис": ["K♠"]}
+    # two cards of a rank said one by one stay two
+    assert len(parse("у Бориса семерка, семерка и туз", PLAYERS, IGRAFAN).hands["Борис"]) == 3
+
+
+def test_card_words_one_letter_off_but_not_other_words() -> None:
+    r = parse("Аня вышла на валеде червий у Бориса кароль у Веры дамма пик", PLAYERS, IGRAFAN)
+    assert r.finishing_card == "J♥" and r.hands["Борис"][0].rank is Rank.KING and r.hand_texts()["Вера"] == ["Q♠"]
+    r = parse("у Веры дома туз пик", PLAYERS, IGRAFAN)  # «дома» is a word, not a misspelt «дама»
+    assert r.unrecognised == ["дома"] and r.hand_texts() == {"Вера": ["A♠"]}
+
+
+# -- ready only when every hand is settled; questions once per group ----------------------------
+
+
+def test_ready_only_when_every_hand_is_said() -> None:
+    r = parse("Аня вышла на тузе пик у Бориса король у Веры семерка", [*PLAYERS, "Глеб"], IGRAFAN)
+    assert not r.exact and any(q.kind == "no-hand" and q.params["players"] == "Глеб" for q in r.questions)
+    assert parse("Аня вышла на тузе пик у Бориса король у Веры семерка", PLAYERS, IGRAFAN).exact
+
+
+def test_questions_are_asked_once_per_group() -> None:
+    r = parse("Аня вышла на тузе пик, у Бориса две дамы, у Веры семёрка", PLAYERS, IGRAFAN)
+    which = [q for q in r.questions if q.kind == "which-suit"]
+    assert r.hand_texts()["Борис"] == ["Q?", "Q?"] and len(which) == 1 and which[0].params["count"] == 2
+    assert not r.exact
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
