@@ -28,7 +28,7 @@ class Question:
     """Something the table must answer or check; `template` is a message id, `params` fill it."""
 
     # "which-suit" | "suit-assumed" | "no-finishing-card" | "no-winner" | "too-many" | "twice" | "no-hand"
-    # | "unknown-player" | "which-player"
+    # | "unknown-player" | "which-player" | "winner-holds"
     kind: str
     template: Msg
     params: Mapping[str, Any]
@@ -186,6 +186,11 @@ def _who_and_what(result: ParsedRound) -> None:
                 N_("The last card of %(player)s is not named: tap it in the grid."),
                 {"player": result.winner},
             )
+        )
+    if result.winner is not None and result.hands.get(result.winner):
+        result.questions.append(
+            Question("winner-holds", N_("%(player)s went out, but cards are said for this player too: whose are "
+                                        "they?"), {"player": result.winner})
         )
     missing = [p for p in result.players if p != result.winner and not result.hands.get(p)]
     if missing and (result.hands or result.winner):

@@ -206,6 +206,9 @@ def test_ready_only_when_every_hand_is_said() -> None:
     r = parse("Аня вышла на тузе пик у Бориса король у Веры семерка", [*PLAYERS, "Глеб"], IGRAFAN)
     assert not r.exact and any(q.kind == "no-hand" and q.params["players"] == "Глеб" for q in r.questions)
     assert parse("Аня вышла на тузе пик у Бориса король у Веры семерка", PLAYERS, IGRAFAN).exact
+    # the winner holds no cards: cards said for the winner are asked about
+    r = parse("Аня вышла на тузе пик у Бориса король у Веры семерка у Ани дама", PLAYERS, IGRAFAN)
+    assert not r.exact and any(q.kind == "winner-holds" for q in r.questions)
 
 
 def test_questions_are_asked_once_per_group() -> None:
