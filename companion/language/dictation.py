@@ -28,7 +28,7 @@ from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import ASSUME_ORDER, ParsedRound, Question, Slot, settle
-from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import ABSENT, FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
@@ -79,6 +79,9 @@ class _Reader:
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: _Group | None = None  # «нет», «вернее»: the next card said replaces this group
     negating: bool = False  # «не …»: the next card said is the one that was wrong
+    retract: bool = False  # «у Бори, ой, у Димы», «вышла Вера, ой, нет, Глеб»: the next name takes the last one's place
+    named_winner: str | None = None  # the player the last «вышла» made the winner
+    consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -89,6 +92,8 @@ class _Reader:
             "unknown-suit": self.on_unknown_suit,
         }
         for k, tok in enumerate(self.toks):
+            if k in self.consumed:
+                continue
             if tok.kind == "number":
                 tok = number_as(tok, self.next(k))
                 self.toks[k] = tok
@@ -110,6 +115,9 @@ class _Reader:
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
         self.dangling()
+        if self.retract or (self.replace is not None and not self.replace.finishing):
+            self.take_place_of_last_name(tok.player)
+            return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
         self.replace, self.negating, self.last = None, False, None
@@ -120,9 +128,24 @@ class _Reader:
             self.in_sentence, self.listed = tok.player, True
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
+        self.named_winner = None
         if self.win_pending:
             self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
+            self.named_winner = tok.player
             self.finish_from_orphans()
+
+    def take_place_of_last_name(self, player: str) -> None:
+        """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
+        Димы» gives the ace to Дима (and a card said now still replaces it)."""
+        if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
+            self.result.winner = self.named_winner = player
+            self.want_finish = self.result.finishing is None
+        else:
+            self.named_winner = None
+        if self.replace is not None:
+            self.replace.owner, self.replace.stranger = player, None
+        self.retract, self.negating = False, False
+        self.current, self.stranger, self.in_sentence, self.listed = player, None, player, self.replace is not None
 
     def finish_from_orphans(self) -> None:
         """«на даме червей вышла Аня»: the one card said before the winner's name is the finishing card."""
@@ -134,6 +157,8 @@ class _Reader:
     def on_stranger(self, tok: Tok, k: int) -> None:
         """A name of nobody at the table, or of two players: its cards go with it into a question."""
         self.dangling()
+        if tok.kind == "stranger":
+            self.result.unrecognised.append(tok.text)
         self.strangers.append(tok)
         index = len(self.strangers) - 1
         for group in self.orphans:
@@ -146,6 +171,7 @@ class _Reader:
     def on_win(self, tok: Tok, k: int) -> None:
         if self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
+            self.named_winner = self.in_sentence
         else:  # «Вышла Вера», «у Бориса семёрка, вышла Аня»: the name follows
             self.win_pending, self.fallback = True, self.in_sentence
         self.last = None
@@ -160,7 +186,9 @@ class _Reader:
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
         self.suit_before = self.count = None
-        if self.negating:
+        if how_many == 1 and self.absent(tok, k):
+            pass
+        elif self.negating:
             self.negate(tok.rank, suit)
         elif self.repeats(tok, suit, how_many, k):
             pass
@@ -173,6 +201,8 @@ class _Reader:
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
             group.finishing = heir.finishing and len(group.suits) == 1
+            if group.finishing:
+                group.owner, self.want_finish, self.current = self.result.winner, False, None
             if heir in self.orphans:
                 self.orphans[self.orphans.index(heir)] = group
         elif self.want_finish and len(group.suits) == 1:
@@ -199,6 +229,24 @@ class _Reader:
         self.paused = False
         return True
 
+    def absent(self, tok: Tok, k: int) -> bool:
+        """«короля нет», «нет тузов»: the card is not there; the one said before is taken back."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in _SKIPPED), None)
+        after = self.next(k, _SKIPPED)
+        said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
+        said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
+        if not tok.genitive or not (said_before or said_after):
+            return False
+        if said_after and after is not None:
+            self.consumed.add(self.toks.index(after, k + 1))
+        assert tok.rank is not None
+        self.negating = False
+        self.negate(tok.rank, tok.suit)
+        if self.replace is not None:
+            self.replace.dropped = True
+        self.replace = None
+        return True
+
     def negate(self, rank: Rank, suit: Suit | None) -> None:
         """«не семёрка»: the latest group of that rank is dropped; what is said next takes its place."""
         self.negating = False
@@ -208,7 +256,8 @@ class _Reader:
             if group.rank is rank and not group.dropped and (suit is None or suit in group.suits):
                 self.replace = group
                 return
-        self.replace = None
+        # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
+        self.replace = _Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)
 
     # -- suits ---------------------------------------------------------------------
 
@@ -259,6 +308,11 @@ class _Reader:
 
     def on_count(self, tok: Tok, k: int) -> None:
         nxt = self.next(k)
+        if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
+            self.negating = False
+            if self.last is not None and len(self.last.suits) == tok.count:
+                self.replace = self.last
+            return
         if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
             self.count = (tok.count, tok.text)
         elif self.replace is not None:  # «две десятки, нет, одна»
@@ -270,9 +324,11 @@ class _Reader:
             self.result.unrecognised.append(tok.text)
 
     def on_correct(self, tok: Tok, k: int) -> None:
-        """«нет», «вернее», «ой»: what is said next replaces the cards just said."""
+        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
         if self.last is not None and not self.last.dropped:
             self.replace = self.last
+        elif self.replace is None:
+            self.retract = True
 
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
@@ -290,7 +346,7 @@ class _Reader:
             self.result.unrecognised.extend(group.words)
             group.dropped = True
         self.orphans = []
-        self.in_sentence, self.last, self.replace, self.negating = None, None, None, False
+        self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
 
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True

@@ -54,9 +54,23 @@ def person_name(word: str) -> bool:
     return is_cyrillic(word) and any("Name" in parse.tag for parse in analyzer().parse(word))
 
 
+@lru_cache(maxsize=8192)
+def known(word: str) -> bool:
+    """In the dictionary at all (Latin words count as known: nothing here guesses them)."""
+    return not is_cyrillic(word) or bool(analyzer().word_is_known(word.lower()))
+
+
+@lru_cache(maxsize=8192)
+def genitive(word: str) -> bool:
+    """Some reading of the word is a genitive («короля», «тузов», «семёрки»)."""
+    return is_cyrillic(word) and any("gent" in parse.tag for parse in analyzer().parse(word))
+
+
 class Pymorphy:
     """The dictation reader's view of this module (language/spoken_words.Morphology)."""
 
     lemmas = staticmethod(lemmas)
     common_word = staticmethod(common_word)
     person_name = staticmethod(person_name)
+    known = staticmethod(known)
+    genitive = staticmethod(genitive)

@@ -47,6 +47,14 @@ class Morphology(Protocol):
         """A first name in some form («Гоши», «Боря»)."""
         ...
 
+    def known(self, word: str) -> bool:
+        """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
+        ...
+
+    def genitive(self, word: str) -> bool:
+        """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
+        ...
+
 
 class NoMorphology:
     """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
@@ -58,6 +66,12 @@ class NoMorphology:
         return True
 
     def person_name(self, word: str) -> bool:
+        return False
+
+    def known(self, word: str) -> bool:
+        return True
+
+    def genitive(self, word: str) -> bool:
         return False
 
 
@@ -78,7 +92,8 @@ _WIN_LEMMAS = _words(
 )
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
-_CORRECTIONS = _words("нет вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
+_CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
+ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
 FILLERS = _words(
@@ -87,7 +102,7 @@ FILLERS = _words(
     последний последним последнее его её ее неё нее него них ним ней ей ему им она он они оно тоже также
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
-    ход игрок игрока игроку масти масть ходом нету нечего пустые говорю сказал сказала
+    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -104,7 +119,7 @@ _TOKENS = re.compile(
     r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
     re.IGNORECASE,
 )
-TYPO_MIN_LENGTH = 5  # shorter words are too often another word one letter away
+TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be right too
 
 
 @dataclass(frozen=True)
@@ -119,6 +134,7 @@ class Tok:
     rank: Rank | None = None
     suit: Suit | None = None
     count: int = 0
+    genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
 
 
 class Names(Protocol):
@@ -195,6 +211,8 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
     for form in [low, *(fold(lemma) for lemma in morphology.lemmas(low))]:
         found = _form_token(word, form)
         if found is not None:
+            if found.kind == "rank" and morphology.genitive(low):
+                return Tok("rank", word, rank=found.rank, genitive=True)
             return found
     if any(low.startswith(stem) for stem in _WIN_STEMS):
         return Tok("win", word)
@@ -206,7 +224,8 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:
         return _card_word_token(word, typo)
-    players = () if morphology.common_word(low) else names.match_typo(word)
+    unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
+    players = names.match_typo(word) if unknown_word else ()
     if players:
         return _player_token(word, players)
     if names.is_pet_name(word) or morphology.person_name(word):
@@ -216,7 +235,7 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
 
 @lru_cache(maxsize=1)
 def _vocabulary() -> tuple[str, ...]:
-    return tuple(form for form in word_forms() if len(form) >= TYPO_MIN_LENGTH - 1 and not form.isascii())
+    return tuple(form for form in word_forms() if len(form) >= TYPO_MIN_LENGTH and not form.isascii())
 
 
 @lru_cache(maxsize=4096)
@@ -225,10 +244,14 @@ def card_word_typo(low: str) -> CardWord | None:
     if len(low) < TYPO_MIN_LENGTH or low.isascii():
         return None
     near = process.extract(low, _vocabulary(), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
-    meanings = {(word_forms()[form].rank, word_forms()[form].suit, word_forms()[form].adjective) for form, _, _ in near}
+    if len(low) < 5:
+        near = [n for n in near if n[0][0] == low[0]]
+    if not near:
+        return None
+    meanings = {(word_forms()[form].rank, word_forms()[form].suit) for form, _, _ in near}
     if len(meanings) != 1:
         return None
-    return word_forms()[near[0][0]]
+    return min((word_forms()[form] for form, _, _ in near), key=lambda w: not w.adjective)  # «пиквой»: пиковой
 
 
 def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
