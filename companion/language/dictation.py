@@ -23,11 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from companion.core.cards import Card, Rank, Suit, fold
-from companion.core.errors import N_
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.player_names import PlayerNames
-from companion.language.settle import ASSUME_ORDER, ParsedRound, Question, Slot, settle
+from companion.language.settle import ASSUME_ORDER, ParsedRound, Question, Slot, name_question, settle
 from companion.language.spoken_words import ABSENT, FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
@@ -379,21 +378,7 @@ class _Reader:
         for index, tok in enumerate(self.strangers):
             cards = tuple(g.rank if s is None else Card(g.rank, s)
                           for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
-            result.questions.append(_stranger_question(tok, cards))
-
-
-def _stranger_question(tok: Tok, cards: tuple[Card | Rank, ...]) -> Question:
-    if tok.kind == "ambiguous":
-        params = {"name": tok.text, "players": ", ".join(tok.players), "cards": cards}
-        if cards:
-            return Question("which-player", N_("«%(name)s» could be %(players)s: whose are %(cards)s? Tap them in "
-                                               "the grid."), params)
-        return Question("which-player", N_("«%(name)s» could be %(players)s: say the name in full."), params)
-    params = {"name": tok.text, "cards": cards}
-    if cards:
-        return Question("unknown-player", N_("«%(name)s» is not a player at this table: whose are %(cards)s? Tap "
-                                             "them in the grid."), params)
-    return Question("unknown-player", N_("«%(name)s» is not a player at this table."), params)
+            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
 
 
 def parse_round_text(

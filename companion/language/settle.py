@@ -239,6 +239,21 @@ def _ask_suits(result: ParsedRound) -> None:
         )
 
 
+def name_question(name: str, players: tuple[str, ...], cards: tuple[Card | Rank, ...]) -> Question:
+    """A name said that is no player here (`players` empty) or could be several: whose are its cards?"""
+    if players:
+        params: dict[str, Any] = {"name": name, "players": ", ".join(players), "cards": cards}
+        if cards:
+            return Question("which-player", N_("«%(name)s» could be %(players)s: whose are %(cards)s? Tap them in "
+                                               "the grid."), params)
+        return Question("which-player", N_("«%(name)s» could be %(players)s: say the name in full."), params)
+    params = {"name": name, "cards": cards}
+    if cards:
+        return Question("unknown-player", N_("«%(name)s» is not a player at this table: whose are %(cards)s? Tap "
+                                             "them in the grid."), params)
+    return Question("unknown-player", N_("«%(name)s» is not a player at this table."), params)
+
+
 def _drop(result: ParsedRound, slot: Slot) -> None:
     if result.finishing is slot:
         result.finishing = None
