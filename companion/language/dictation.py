@@ -22,48 +22,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Card, Rank, Suit, fold
+from companion.core.cards import Card, Suit, fold
 from companion.core.rules import Options
 from companion.language import morphology
+from companion.language.corrections import SKIPPED, Corrections, Group
 from companion.language.player_names import PlayerNames
-from companion.language.settle import ASSUME_ORDER, ParsedRound, Question, Slot, name_question, settle
-from companion.language.spoken_words import ABSENT, FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.settle import (
+    ASSUME_ORDER,
+    ParsedRound,
+    Question,
+    Slot,
+    correction_question,
+    name_question,
+    settle,
+)
+from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
-_CARDS = ("rank", "card")
-_SKIPPED = ("filler", "and")
 
 
 @dataclass
-class _Group:
-    """Cards said together: a rank, a suit per card (None while not said), whose."""
-
-    rank: Rank
-    suits: list[Suit | None]
-    words: list[str]
-    owner: str | None = None  # a player; None while nobody is named (or a stranger is)
-    stranger: int | None = None  # index of the unknown or ambiguous name it went to
-    finishing: bool = False
-    dropped: bool = False
-
-    def fill(self, suit: Suit, word: str) -> bool:
-        """Give the suit to the first card of the group that has none."""
-        for i, s in enumerate(self.suits):
-            if s is None:
-                self.suits[i] = suit
-                self.words.append(word)
-                return True
-        return False
-
-
-@dataclass
-class _Reader:
+class _Reader(Corrections):
     toks: list[Tok]
     result: ParsedRound
-    groups: list[_Group] = field(default_factory=list)
-    orphans: list[_Group] = field(default_factory=list)  # said before any name: the next name takes them
+    groups: list[Group] = field(default_factory=list)
+    orphans: list[Group] = field(default_factory=list)  # said before any name: the next name takes them
     strangers: list[Tok] = field(default_factory=list)
     current: str | None = None  # whose cards are being said
     stranger: int | None = None  # …or the unknown name whose they are
@@ -72,15 +57,18 @@ class _Reader:
     fallback: str | None = None  # …or, if no name follows, about the one before
     want_finish: bool = False  # the next card said is the finishing card
     listed: bool = False  # cards were said since the last name: a «вышла» now is about the next name
-    last: _Group | None = None  # the group a following «пик», «червовый и трефовый» can belong to
+    last: Group | None = None  # the group a following «пик», «червовый и трефовый» can belong to
     paused: bool = False  # a comma or a colon since `last`
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
-    replace: _Group | None = None  # «нет», «вернее»: the next card said replaces this group
+    replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
     negating: bool = False  # «не …»: the next card said is the one that was wrong
     retract: bool = False  # «у Бори, ой, у Димы», «вышла Вера, ой, нет, Глеб»: the next name takes the last one's place
     named_winner: str | None = None  # the player the last «вышла» made the winner
     consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
+    correction: str = ""  # the last correction word said («нет», «ой»)
+    moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
+    doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -96,18 +84,13 @@ class _Reader:
             if tok.kind == "number":
                 tok = number_as(tok, self.next(k))
                 self.toks[k] = tok
-            if tok.kind in _SKIPPED:
+            if tok.kind in SKIPPED:
+                self.on_skipped(tok, k)
                 continue
             handlers.get(tok.kind, self.on_unknown)(tok, k)
         self.on_end(Tok("end", ""), len(self.toks))
         if self.win_pending and self.fallback is not None and self.result.winner is None:
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
-
-    def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
-        for tok in self.toks[k + 1 :]:
-            if tok.kind not in skip:
-                return tok
-        return None
 
     # -- names ------------------------------------------------------------------
 
@@ -132,19 +115,6 @@ class _Reader:
             self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
             self.named_winner = tok.player
             self.finish_from_orphans()
-
-    def take_place_of_last_name(self, player: str) -> None:
-        """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
-        Димы» gives the ace to Дима (and a card said now still replaces it)."""
-        if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
-            self.result.winner = self.named_winner = player
-            self.want_finish = self.result.finishing is None
-        else:
-            self.named_winner = None
-        if self.replace is not None:
-            self.replace.owner, self.replace.stranger = player, None
-        self.retract, self.negating = False, False
-        self.current, self.stranger, self.in_sentence, self.listed = player, None, player, self.replace is not None
 
     def finish_from_orphans(self) -> None:
         """«на даме червей вышла Аня»: the one card said before the winner's name is the finishing card."""
@@ -192,10 +162,13 @@ class _Reader:
         elif self.repeats(tok, suit, how_many, k):
             pass
         else:
-            self.add(_Group(tok.rank, [suit] * how_many, [*words, tok.text]))
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text]))
 
-    def add(self, group: _Group) -> None:
+    def add(self, group: Group) -> None:
         heir, self.replace = self.replace, None
+        if heir is not None and heir is self.moved and heir.rank is not group.rank:
+            self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
+        self.moved = None
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
@@ -228,36 +201,6 @@ class _Reader:
         self.paused = False
         return True
 
-    def absent(self, tok: Tok, k: int) -> bool:
-        """«короля нет», «нет тузов»: the card is not there; the one said before is taken back."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in _SKIPPED), None)
-        after = self.next(k, _SKIPPED)
-        said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
-        said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
-        if not tok.genitive or not (said_before or said_after):
-            return False
-        if said_after and after is not None:
-            self.consumed.add(self.toks.index(after, k + 1))
-        assert tok.rank is not None
-        self.negating = False
-        self.negate(tok.rank, tok.suit)
-        if self.replace is not None:
-            self.replace.dropped = True
-        self.replace = None
-        return True
-
-    def negate(self, rank: Rank, suit: Suit | None) -> None:
-        """«не семёрка»: the latest group of that rank is dropped; what is said next takes its place."""
-        self.negating = False
-        candidates = [self.replace] if self.replace is not None else []
-        candidates += [g for g in reversed(self.groups) if g.owner == self.current and g.stranger == self.stranger]
-        for group in candidates:
-            if group.rank is rank and not group.dropped and (suit is None or suit in group.suits):
-                self.replace = group
-                return
-        # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
-        self.replace = _Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)
-
     # -- suits ---------------------------------------------------------------------
 
     def on_suit(self, tok: Tok, k: int) -> None:
@@ -277,7 +220,7 @@ class _Reader:
         if self.suit_before is not None:
             self.result.unrecognised.append(self.suit_before[1])
             self.suit_before = None
-        nxt = self.next(k, _SKIPPED)
+        nxt = self.next(k, SKIPPED)
         after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
         if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
             return
@@ -293,16 +236,6 @@ class _Reader:
         self.paused = False
         return True
 
-    def correct_suit(self, tok: Tok, nxt: Tok | None) -> bool:
-        """«на даме пик, нет, треф»: only the suit is taken back."""
-        group = self.replace
-        if group is None or (nxt is not None and nxt.kind in _CARDS) or len(group.suits) != 1:
-            return False
-        assert tok.suit is not None
-        group.suits, self.replace, self.last = [tok.suit], None, group
-        group.words.append(tok.text)
-        return True
-
     # -- counts and corrections ---------------------------------------------------------
 
     def on_count(self, tok: Tok, k: int) -> None:
@@ -316,31 +249,18 @@ class _Reader:
             self.count = (tok.count, tok.text)
         elif self.replace is not None:  # «две десятки, нет, одна»
             old = self.replace
-            self.add(_Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))
+            self.add(Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))
         elif tok.rank is not None and tok.text.isascii():
             self.on_card(Tok("rank", tok.text, rank=tok.rank), k)  # "two" alone: the rank (a 52-card deck has it)
         else:
             self.result.unrecognised.append(tok.text)
 
-    def on_correct(self, tok: Tok, k: int) -> None:
-        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
-        if self.last is not None and not self.last.dropped:
-            self.replace = self.last
-        elif self.replace is None:
-            self.retract = True
-
-    def on_not(self, tok: Tok, k: int) -> None:
-        """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
-        nxt = self.next(k, _SKIPPED)
-        if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
-            self.negating = True
-        else:
-            self.on_correct(tok, k)
-
     # -- the rest ----------------------------------------------------------------------
 
     def on_end(self, tok: Tok, k: int) -> None:
         self.dangling()
+        if self.negating:
+            self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
         for group in self.orphans:  # cards nobody was named for, in a sentence that is over
             self.result.unrecognised.extend(group.words)
             group.dropped = True
@@ -379,6 +299,8 @@ class _Reader:
             cards = tuple(g.rank if s is None else Card(g.rank, s)
                           for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
             result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
+        for words in dict.fromkeys(self.doubts):
+            result.questions.append(correction_question(words))
 
 
 def parse_round_text(

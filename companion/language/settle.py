@@ -28,7 +28,7 @@ class Question:
     """Something the table must answer or check; `template` is a message id, `params` fill it."""
 
     # "which-suit" | "suit-assumed" | "no-finishing-card" | "no-winner" | "too-many" | "twice" | "no-hand"
-    # | "unknown-player" | "which-player" | "winner-holds"
+    # | "unknown-player" | "which-player" | "winner-holds" | "unclear-correction"
     kind: str
     template: Msg
     params: Mapping[str, Any]
@@ -252,6 +252,11 @@ def name_question(name: str, players: tuple[str, ...], cards: tuple[Card | Rank,
         return Question("unknown-player", N_("«%(name)s» is not a player at this table: whose are %(cards)s? Tap "
                                              "them in the grid."), params)
     return Question("unknown-player", N_("«%(name)s» is not a player at this table."), params)
+
+
+def correction_question(words: str) -> Question:
+    return Question("unclear-correction", N_("It is not clear what «%(words)s» corrects: check the grid."),
+                    {"words": words})
 
 
 def _drop(result: ParsedRound, slot: Slot) -> None:

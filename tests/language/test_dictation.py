@@ -184,6 +184,15 @@ def test_a_name_taken_back_gives_its_place_to_the_next_one() -> None:
     assert r.winner == "Глеб" and r.finishing_card == "Q♠" and r.exact
 
 
+def test_a_correction_whose_reach_is_not_clear_is_asked() -> None:
+    r = parse("Аня вышла на тузе пик. У Бори король, нет, у Веры валет.", PLAYERS, IGRAFAN)
+    assert not r.exact and any(q.kind == "unclear-correction" for q in r.questions)
+    assert "Борис" not in r.hands
+    # «ой, и …» adds: nothing is taken back
+    r = parse("Аня вышла на тузе пик у бори король ой и дама у веры семерка", PLAYERS, IGRAFAN)
+    assert [s.rank for s in r.hands["Борис"]] == [Rank.KING, Rank.QUEEN] and r.exact
+
+
 def test_a_card_said_not_to_be_there() -> None:
     r = parse("у Бори туз пик и король, нет, короля нет", PLAYERS, IGRAFAN)
     assert r.hand_texts() == {"Борис": ["A♠"]}
