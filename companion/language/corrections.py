@@ -30,6 +30,7 @@ class Group:
     stranger: int | None = None  # index of the unknown or ambiguous name it went to
     finishing: bool = False
     dropped: bool = False
+    said_at: int = -1  # index of the token that said it
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""
@@ -108,7 +109,7 @@ class Corrections:
         candidates += [g for g in reversed(self.groups) if g.owner == self.current and g.stranger == self.stranger]
         for group in candidates:
             if group.rank is rank and not group.dropped and (suit is None or suit in group.suits):
-                self.replace = group
+                group.dropped, self.replace = True, group  # gone, even if nothing is said in its place
                 return
         # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
         self.replace = Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)

@@ -41,6 +41,7 @@ from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, T
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
 @dataclass
@@ -59,6 +60,7 @@ class _Reader(Corrections):
     listed: bool = False  # cards were said since the last name: a «вышла» now is about the next name
     last: Group | None = None  # the group a following «пик», «червовый и трефовый» can belong to
     paused: bool = False  # a comma or a colon since `last`
+    clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
@@ -97,12 +99,17 @@ class _Reader(Corrections):
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
         self.dangling()
-        if self.retract or (self.replace is not None and not self.replace.finishing):
+        if self.retract or (self.replace is not None and not self.replace.finishing and not self.replace.dropped):
             self.take_place_of_last_name(tok.player)
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
+        again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
         self.replace, self.negating, self.last = None, False, None
+        self.clause = len(self.groups)
+        if again:
+            self.last = next((g for g in reversed(self.groups) if g.owner == tok.player and not g.dropped), None)
+            self.paused = True
         if self.orphans and not self.win_pending:  # «туз и король у Бориса»: the name after its cards
             for group in self.orphans:
                 group.owner = tok.player
@@ -162,7 +169,7 @@ class _Reader(Corrections):
         elif self.repeats(tok, suit, how_many, k):
             pass
         else:
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text]))
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
 
     def add(self, group: Group) -> None:
         heir, self.replace = self.replace, None
@@ -196,6 +203,8 @@ class _Reader(Corrections):
             return False
         if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
             return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
+            return False
         if suit is not None:
             last.fill(suit, tok.text)
         self.paused = False
@@ -227,6 +236,8 @@ class _Reader(Corrections):
         self.suit_before = (tok.suit, tok.text)
 
     def fill_last(self, tok: Tok) -> bool:
+        if tok.plural and self.fill_all(tok):
+            return True
         last = self.last
         if last is None or last.dropped or (self.paused and len(last.suits) == 1):
             return False
@@ -235,6 +246,20 @@ class _Reader(Corrections):
             return False
         self.paused = False
         return True
+
+    def fill_all(self, tok: Tok) -> bool:
+        """«дама и валет червовые»: a plural suit adjective gives its suit to every card just said without one."""
+        last = self.last
+        if last is None:
+            return False
+        assert tok.suit is not None
+        open_groups = [g for g in self.groups[self.clause :] if not g.dropped and None in g.suits
+                       and (g.owner, g.stranger) == (last.owner, last.stranger)]
+        for group in open_groups:
+            while group.fill(tok.suit, tok.text):
+                pass
+        self.paused = False
+        return bool(open_groups)
 
     # -- counts and corrections ---------------------------------------------------------
 
@@ -261,6 +286,9 @@ class _Reader(Corrections):
         self.dangling()
         if self.negating:
             self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
+        if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
+            self.doubts.append(self.correction)  # «у Бори король, нет.»: no what?
+        self.clause = len(self.groups)
         for group in self.orphans:  # cards nobody was named for, in a sentence that is over
             self.result.unrecognised.extend(group.words)
             group.dropped = True

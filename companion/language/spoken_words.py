@@ -135,6 +135,7 @@ class Tok:
     suit: Suit | None = None
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
+    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said
 
 
 class Names(Protocol):
@@ -167,7 +168,8 @@ def _card_word_token(word: str, known: CardWord) -> Tok:
         if known.numeral and known.rank in COUNTING_RANKS:
             return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
         return Tok("rank", word, rank=known.rank)
-    return Tok("suit-before" if known.adjective else "suit-after", word, suit=known.suit)
+    return Tok("suit-before" if known.adjective else "suit-after", word, suit=known.suit,
+               plural=known.adjective and known.plural)
 
 
 def _form_token(word: str, form: str) -> Tok | None:

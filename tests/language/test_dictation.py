@@ -193,6 +193,13 @@ def test_a_correction_whose_reach_is_not_clear_is_asked() -> None:
     assert [s.rank for s in r.hands["Борис"]] == [Rank.KING, Rank.QUEEN] and r.exact
 
 
+def test_a_card_taken_back_with_nothing_in_its_place() -> None:
+    r = parse("у бори король нет не король у бори валет пик", PLAYERS, IGRAFAN)
+    assert r.hand_texts() == {"Борис": ["J♠"]}
+    r = parse("Аня вышла на тузе пик. У Бори король, нет. У Веры семёрка.", PLAYERS, IGRAFAN)
+    assert not r.exact and any(q.kind == "unclear-correction" for q in r.questions)
+
+
 def test_a_card_said_not_to_be_there() -> None:
     r = parse("у Бори туз пик и король, нет, короля нет", PLAYERS, IGRAFAN)
     assert r.hand_texts() == {"Борис": ["A♠"]}
@@ -229,6 +236,12 @@ def test_short_typos_and_a_real_name_that_is_no_typo() -> None:
     # «Маша» is somebody else, not «Миша» misspelt: her cards go nowhere and her name is asked about
     r = parse("у Маши король пик у Миши дама пик", ["Миша", "Аня"], IGRAFAN)
     assert r.hand_texts() == {"Миша": ["Q♠"]} and r.unrecognised == ["Маши"]
+
+
+def test_a_card_said_again_after_the_same_name_and_a_plural_suit() -> None:
+    assert parse("у бори дама у бори дама червей", PLAYERS, IGRAFAN).hand_texts() == {"Борис": ["Q♥"]}
+    assert len(parse("у бори дама у бори ещё дама червей", PLAYERS, IGRAFAN).hands["Борис"]) == 2
+    assert parse("у Бори дама и валет червовые", PLAYERS, IGRAFAN).hand_texts() == {"Борис": ["Q♥", "J♥"]}
 
 
 def test_card_words_one_letter_off_but_not_other_words() -> None:
