@@ -41,6 +41,7 @@ from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, T
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
+_ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
@@ -61,6 +62,7 @@ class _Reader(Corrections):
     last: Group | None = None  # the group a following «пик», «червовый и трефовый» can belong to
     paused: bool = False  # a comma or a colon since `last`
     clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
+    restated: Group | None = None  # «король, нет, король у Веры»: said again, and a name may follow to take it
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
@@ -104,6 +106,10 @@ class _Reader(Corrections):
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
+        if self.restated is not None and self.restated is self.last and not self.paused:
+            self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
+            self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
+            return
         again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
         self.replace, self.negating, self.last = None, False, None
         self.clause = len(self.groups)
@@ -166,7 +172,7 @@ class _Reader(Corrections):
             pass
         elif self.negating:
             self.negate(tok.rank, suit)
-        elif self.repeats(tok, suit, how_many, k):
+        elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
             pass
         else:
             self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
@@ -176,6 +182,8 @@ class _Reader(Corrections):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
+        same = heir is not None and not heir.finishing and heir.rank is group.rank and len(heir.suits) == len(group.suits)
+        self.restated = group if same else None  # the very cards said again: only a name can follow that changes
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
@@ -208,6 +216,20 @@ class _Reader(Corrections):
         if suit is not None:
             last.fill(suit, tok.text)
         self.paused = False
+        return True
+
+    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
+        if before is None or fold(before.text) not in _ONLY or how_many != 1:
+            return False
+        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
+                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
+        if len(same) != 1:
+            return False
+        if suit is not None and suit not in same[0].suits:
+            same[0].fill(suit, tok.text)
+        self.last, self.paused = same[0], False
         return True
 
     # -- suits ---------------------------------------------------------------------

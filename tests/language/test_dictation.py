@@ -200,6 +200,14 @@ def test_a_card_taken_back_with_nothing_in_its_place() -> None:
     assert not r.exact and any(q.kind == "unclear-correction" for q in r.questions)
 
 
+def test_a_correction_that_sums_up_or_moves_a_card() -> None:
+    r = parse("у бори туз, король, а нет, короля нет, только туз", PLAYERS, IGRAFAN)
+    assert [s.rank for s in r.hands["Борис"]] == [Rank.ACE]
+    r = parse("у Бори туз и король, нет, король у Веры. А у Веры ещё дама пик.", PLAYERS, IGRAFAN)
+    assert [s.rank for s in r.hands["Борис"]] == [Rank.ACE]
+    assert [s.rank for s in r.hands["Вера"]] == [Rank.KING, Rank.QUEEN]
+
+
 def test_a_card_said_not_to_be_there() -> None:
     r = parse("у Бори туз пик и король, нет, короля нет", PLAYERS, IGRAFAN)
     assert r.hand_texts() == {"Борис": ["A♠"]}
