@@ -182,8 +182,8 @@ class _Reader(Corrections):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
-        same = heir is not None and not heir.finishing and heir.rank is group.rank and len(heir.suits) == len(group.suits)
-        self.restated = group if same else None  # the very cards said again: only a name can follow that changes
+        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
