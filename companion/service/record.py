@@ -26,6 +26,9 @@ FORMAT_VERSION = 1
 ACTIONS = ("add", "edit", "delete", "restore")
 # The fields that differ between a series and its imported copy.
 VOLATILE = ("id", "view_url", "exported_at", "created_at")
+# An exported series of a few hundred rounds with its history is well over the
+# app's 64 KB request limit; an import (through the API or the page) may be this large.
+IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
 
 class ImportRefused(RuleError):

@@ -17,6 +17,7 @@ def init_app(app: Flask) -> None:
     from companion.web import errors
     from companion.web.api import dictation as round_text_api
     from companion.web.api import faq as faq_api
+    from companion.web.api import record as record_api
     from companion.web.api import referee as referee_api
     from companion.web.api import series as api
     from companion.web.http import shell
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
         export,
         referee,
         record,
+        record_api,
         tables,
         round_text_api,
         numbers,

@@ -80,7 +80,7 @@ def record_filename(created_at: str, names: list[str]) -> str:
 @bp.post("/api/v1/tables/import")
 def import_table() -> Any:
     from companion.service import record
-    from companion.web.pages.record import read_upload_json
+    from companion.web.api.record import read_upload_json
 
     table_id, stored = record.import_table(get_db(), read_upload_json())
     body = {"table": load_table(table_id).to_json(),
