@@ -207,7 +207,11 @@ class _Reader(Corrections):
         last = self.last
         nxt = self.next(k)
         brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
-        if last is None or last.dropped or not self.paused or how_many != 1 or not brings_suit:
+        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
+            last is not None and k > 0 and last.said_at > 0
+            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
+        )
+        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
             return False
         if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
             return False

@@ -233,6 +233,7 @@ def test_suits_after_the_cards_and_in_the_plural() -> None:
 
 def test_a_card_said_again_with_its_suit_is_one_card() -> None:
     assert parse("Аня вышла на даме, на даме червей. У Бориса туз", PLAYERS, IGRAFAN).finishing_card == "Q♥"
+    assert parse("аня аня вышла на даме на даме червей у бори туз", PLAYERS, IGRAFAN).finishing_card == "Q♥"
     assert parse("у Бориса король, король пик", PLAYERS, IGRAFAN).hand_texts() == {"Борис": ["K♠"]}
     # two cards of a rank said one by one stay two
     assert len(parse("у Бориса семерка, семерка и туз", PLAYERS, IGRAFAN).hands["Борис"]) == 3
