@@ -105,3 +105,6 @@ def test_dictation_as_htmx_answers_with_the_filled_form(app: Any, client: FlaskC
     assert 'id="round-form"' in html and re.search(r'name="winner" value="1"[^>]*checked', html)
     assert re.search(r'name="finishing_card" value="QH"[^>]*checked', html)
     assert "Всё сказанное понятно" in html
+    # the field emptied while dictating: nothing to fill and no error shown (204: htmx swaps nothing)
+    empty = client.post(url, data={"version": v, "say": "", "op": "say"}, headers={"HX-Request": "true"})
+    assert empty.status_code == 204

@@ -16,7 +16,7 @@ from companion.storage import database as storage
 from companion.storage.database import get_db, round_history
 from companion.web.api import idempotency
 from companion.web.http.edit_rights import editable_or_403
-from companion.web.http.pages import page, see_other
+from companion.web.http.pages import is_fragment, page, see_other
 from companion.web.pages.play import bp
 from companion.web.pages.play.form_values import whole
 from companion.web.pages.play.round_form import RoundForm, error_field
@@ -115,6 +115,8 @@ def said_round(series: Series, form: RoundForm, before: Standings, op: str) -> R
     «Save as said» saves in one tap when the reader is sure or the grid was changed by hand since it was
     filled, else fills the grid and says what to check. None: go on and save the grid."""
     if not form.say.strip():
+        if op == "say" and is_fragment():  # the field emptied while typing: nothing to fill, nothing to scold
+            return Response(status=204)
         form.error("say", gettext("Say or type the round first: who went out on which card, then who holds what."))
         return render_round(series, form, 422)
     said = form.read_text(series, before)
