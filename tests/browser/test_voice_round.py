@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_scorekeeper import start_series, total
@@ -68,6 +69,7 @@ def test_unrecognised_words_are_named_and_a_fix_in_the_grid_is_kept(new_page: An
     expect(page.locator("input[name=hand-0][value='10H']")).to_be_checked()
 
 
+@pytest.mark.slow  # over 5 s: outside the fast lane, always in CI
 def test_save_as_said_says_what_to_check_and_the_asked_cards_are_marked(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис", "Вера"])
