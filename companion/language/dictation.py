@@ -340,11 +340,11 @@ class _Reader(Corrections):
 
     def assemble(self) -> None:
         result = self.result
-        for n, group in enumerate(self.groups):
+        for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
                 continue
             for suit in group.suits:
-                slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words), group=n)
+                slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))
                 if group.finishing:
                     result.finishing = slot
                 else:

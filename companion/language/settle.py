@@ -44,7 +44,6 @@ class Slot:
     finishing: bool = False
     assumed: bool = False
     word: str = ""
-    group: int = 0  # cards said together («две дамы») share it
 
     @property
     def card(self) -> Card | None:
