@@ -17,7 +17,7 @@ from companion.web.http.recent import recent_ids
 from companion.web.pages.play import bp
 from companion.web.pages.play.sharing import as_editor
 from companion.web.pages.play.start_form import StartForm
-from companion.web.present.rules_text import form_options, value_text
+from companion.web.present.rules_text import form_options, form_value, value_text
 
 
 def rulesets_view() -> list[dict[str, Any]]:
@@ -31,12 +31,8 @@ def options_view(form: StartForm) -> list[dict[str, Any]]:
             "key": s.key,
             "kind": s.kind,
             "label": gettext(s.label),
-            "choices": [
-                (str(c), gettext(s.choice_labels[i]) if s.choice_labels else str(c)) for i, c in enumerate(s.choices)
-            ],
-            "yes_no": (gettext(s.choice_labels[1]), gettext(s.choice_labels[0]))
-            if s.kind == "bool" and s.choice_labels
-            else (gettext("yes"), gettext("no")),
+            "choices": [(form_value(s, c), value_text(s, c)) for c in s.choices],
+            "yes_no": (value_text(s, True), value_text(s, False)),
             "min": s.minimum,
             "max": s.maximum,
             "value": form.options.get(s.key, ""),
