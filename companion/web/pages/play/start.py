@@ -32,7 +32,7 @@ def options_view(form: StartForm) -> list[dict[str, Any]]:
             "kind": s.kind,
             "label": gettext(s.label),
             "choices": [(form_value(s, c), value_text(s, c)) for c in s.choices],
-            "yes_no": (value_text(s, True), value_text(s, False)),
+            "yes_no": (value_text(s, True), value_text(s, False)) if s.kind == "bool" else (),
             "min": s.minimum,
             "max": s.maximum,
             "value": form.options.get(s.key, ""),
