@@ -58,7 +58,8 @@ def test_referee_verdict_after_tapping_two_cards(new_page: Any, base_url: str) -
     expect(verdict).to_have_class(re.compile(r"\blegal\b"))
     expect(verdict).to_contain_text("Да, так можно")
     expect(verdict).to_contain_text("берёт 2 карты")
-    expect(verdict.get_by_role("link")).to_have_attribute("href", re.compile(r"^/faq/seven"))
+    expect(verdict.locator(".why a")).to_have_attribute("href", re.compile(r"^/faq/seven"))
+    expect(verdict.locator(".cite a")).to_have_attribute("href", "/rules/igrafan#rule-seven")  # the row applied
 
     page.locator("input[name=card][aria-label='семёрка бубен'] + span").click()
     expect(verdict).to_have_class(re.compile(r"\billegal\b"))
