@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import faq_search
+from companion.faq import search as faq_search
 from companion.core.errors import N_
 from companion.core.rules import get_ruleset
 from companion.faq import entries as faq

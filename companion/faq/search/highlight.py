@@ -7,27 +7,21 @@ from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from companion.faq_search.analysis import CARD_TOKENS, analyse
+from companion.faq.search.text import fold
 
-_WORD = re.compile(r"(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣]|\w+", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
+STEM = 4  # two words match when their folded forms agree this far (a word's forms: «дама», «даму»)
 
 
-def _wanted(tokens: Iterable[str]) -> set[str]:
-    wanted = set(tokens)
-    for t in list(wanted):
-        if t in CARD_TOKENS:  # "K♠" asked: "пиковый" and "король" both match
-            wanted.add("zzs" + t[-1])
-    return wanted
+def _stem(folded: str) -> str:
+    return folded[:STEM] if len(folded) > STEM else folded
 
 
 def matched_spans(text: str, tokens: Iterable[str]) -> list[tuple[int, int]]:
-    """Spans of the words of `text` whose own tokens are among the query's."""
-    wanted = _wanted(tokens)
-    spans = []
-    for m in _WORD.finditer(text):
-        if wanted.intersection(analyse(m.group(0))):
-            spans.append((m.start(), m.end()))
-    return spans
+    """Spans of the words of `text` (three letters or more) that the query's folded words match."""
+    wanted = {_stem(t) for t in tokens if len(t) > 2}
+    return [(m.start(), m.end()) for m in _WORD.finditer(text)
+            if len(m.group(0)) > 2 and _stem(fold(m.group(0).lower())) in wanted]
 
 
 def highlight(text: str, tokens: Iterable[str]) -> Markup:
