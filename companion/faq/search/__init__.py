@@ -110,8 +110,9 @@ class FaqSearch:
             return Answer((), (), tokens)
         ranked = self.ranked(q, ruleset)
         results = self._results(ranked)
-        if ranked[0][0] == NONE:
-            return Answer((), tuple(results[: min(MAYBE, limit)]), tokens)
+        if ranked[0][0] == NONE:  # "maybe" only for a question with a word the search knows: «zzqqxx» gets none
+            maybe = results[: min(MAYBE, limit)] if self.model.knows_a_word(q) else []
+            return Answer((), tuple(maybe), tokens)
         listed = [r for i, r in enumerate(results[:limit]) if i < MAYBE or r.score >= LISTED]
         return Answer(tuple(listed), (), tokens)
 

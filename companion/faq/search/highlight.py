@@ -10,18 +10,20 @@ from markupsafe import Markup, escape
 from companion.faq.search.text import fold
 
 _WORD = re.compile(r"[^\W_]+")
-STEM = 4  # two words match when their folded forms agree this far (a word's forms: «дама», «даму»)
+STEM = 4  # two words match when their folded forms agree this far, or all but the shorter one's ending
 
 
-def _stem(folded: str) -> str:
-    return folded[:STEM] if len(folded) > STEM else folded
+def _alike(a: str, b: str) -> bool:
+    """Forms of one word («дама», «дамой», «семёрку», «семёрка»), folded."""
+    need = max(3, min(STEM, len(a) - 1, len(b) - 1))
+    return a[:need] == b[:need]
 
 
 def matched_spans(text: str, tokens: Iterable[str]) -> list[tuple[int, int]]:
     """Spans of the words of `text` (three letters or more) that the query's folded words match."""
-    wanted = {_stem(t) for t in tokens if len(t) > 2}
+    wanted = [t for t in tokens if len(t) > 2]
     return [(m.start(), m.end()) for m in _WORD.finditer(text)
-            if len(m.group(0)) > 2 and _stem(fold(m.group(0).lower())) in wanted]
+            if len(m.group(0)) > 2 and any(_alike(fold(m.group(0).lower()), t) for t in wanted)]
 
 
 def highlight(text: str, tokens: Iterable[str]) -> Markup:

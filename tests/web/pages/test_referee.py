@@ -8,7 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from companion import faq_search
+from companion.faq import search as faq_search
 from companion.core.cards import Card, Rank, Suit
 from companion.core.rules import RULESETS
 from companion.core.scoring import card_points
