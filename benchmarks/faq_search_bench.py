@@ -64,8 +64,8 @@ class PlainFts:
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE faq USING fts5(slug UNINDEXED, question, answer, tokenize = 'unicode61')")
         for e in entries:
-            self.db.execute("INSERT INTO faq VALUES (?, ?, ?)", (
-                e.slug, f"{e.ru.question}\n{e.en.question}", f"{e.ru.verdict}\n{e.ru.answer}\n{e.en.verdict}\n{e.en.answer}"))
+            answer = f"{e.ru.verdict}\n{e.ru.answer}\n{e.en.verdict}\n{e.en.answer}"
+            self.db.execute("INSERT INTO faq VALUES (?, ?, ?)", (e.slug, f"{e.ru.question}\n{e.en.question}", answer))
 
     def search(self, q: str) -> list[str]:
         words = re.findall(r"\w+", q.lower())
@@ -92,8 +92,9 @@ class Figures:
     def row(self) -> str:
         def pct(n: int, d: int) -> str:  # the share and the count it is of ("97.9% 563")
             return f"{n / d:.1%} {n:>3}" if d else "–"
-        return (f"{self.on_topic:>4}{pct(self.top1, self.on_topic):>12}{pct(self.top3, self.on_topic):>12}"
-                f"{pct(self.wrongly_none, self.on_topic):>12}{self.off_topic:>5}{pct(self.off_none, self.off_topic):>12}")
+        on, off = self.on_topic, self.off_topic
+        return (f"{on:>4}{pct(self.top1, on):>12}{pct(self.top3, on):>12}{pct(self.wrongly_none, on):>12}"
+                f"{off:>5}{pct(self.off_none, off):>12}")
 
 
 def evaluate(engine: Engine, questions: Sequence[Question], misses: list[str] | None = None) -> Figures:
@@ -141,7 +142,7 @@ def table(engines: dict[str, Engine], sets: Sequence[str], misses: list[str] | N
             pooled.add(fig)
             print(f"{name:<12}{set_name.removesuffix('_heldout'):<16}{fig.row()}")
         for label, group in (("v16-v18", [s for s in sets if s[:3] in ("v16", "v17", "v18")]), ("all", sets)):
-            if 1 < len(group) and (label == "all" or len(group) < len(sets)):
+            if len(group) > 1 and (label == "all" or len(group) < len(sets)):
                 total = Figures()
                 for set_name in group:
                     total.add(evaluate(engine, load_questions(set_name)))

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
+
 from tests.browser.test_scorekeeper import start_series, tap_round
 
 WATCH = """

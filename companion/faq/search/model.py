@@ -11,10 +11,7 @@ for the ~4,800 questions, so it is built from the data at every start and never 
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,48 +38,38 @@ class Model:
     """Scores for every class of a question; higher is likelier."""
 
     def __init__(self, examples: Sequence[Example]) -> None:
-        counted = [features(e.text) for e in examples]
-        df = Counter(chain.from_iterable(counted))
+        self.vocabulary: dict[str, int] = {}  # feature → its index, in the order first met
+        ids = [self._ids(features(e.text), grow=True) for e in examples]
+        counted = [np.unique(row, return_counts=True) for row in ids]
+        df = np.bincount(np.concatenate([found for found, _ in counted]), minlength=len(self.vocabulary))
         # Words met once are, to the model, what a new word will be: their count is a feature too,
         # so it learns how much words it has never seen speak for "no answer" ("blackjack").
-        self.seen = {f[2:] for f, n in df.items() if n > 1 and f.startswith("w:")}
-        for e, found in zip(examples, counted, strict=True):
-            self._count_rare(e.text, found)
-        df[RARE] = sum(RARE in found for found in counted)
-        names = sorted(df)
-        self.vocabulary = {f: i for i, f in enumerate(names)}
-        n = len(counted)
-        self.idf = np.log((n + 1) / (np.array([df[f] for f in names], dtype=np.float32) + 1)) + 1
+        self.seen = {f[2:] for f, i in self.vocabulary.items() if df[i] > 1 and f.startswith("w:")}
+        rare = [self._rare(e.text) for e in examples]
+        self.vocabulary[RARE] = len(df)
+        df = np.append(df, sum(n > 0 for n in rare))
+        self.idf = (np.log((len(examples) + 1) / (df + 1)) + 1).astype(np.float32)
         self.classes = sorted({e.label for e in examples})
         index = {c: i for i, c in enumerate(self.classes)}
-        self.weights = _train(self._vectors(counted), [index[e.label] for e in examples],
-                              len(names), len(self.classes))
+        vectors = [self._vector(found, counts, n) for (found, counts), n in zip(counted, rare, strict=True)]
+        self.weights = _train(vectors, [index[e.label] for e in examples], len(df), len(self.classes))
 
-    def _vectors(self, counted: Sequence[Counter[str]]) -> list[Vector]:
-        """Every question's vector at once (one array for all, a slice each): start-up time."""
-        lengths = [len(found) for found in counted]
-        total = sum(lengths)
-        keys = chain.from_iterable(counted)
-        idx = np.fromiter(map(self.vocabulary.__getitem__, keys), dtype=np.intp, count=total)
-        counts = np.fromiter(chain.from_iterable(f.values() for f in counted), dtype=np.float32, count=total)
-        values = (1 + np.log(counts)) * self.idf[idx]
-        bounds = np.cumsum([0, *lengths])
-        norms = np.sqrt(np.add.reduceat(values * values, bounds[:-1]))
-        values /= np.repeat(np.where(norms > 0, norms, 1), lengths)
-        return [(idx[a:b], values[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    def _ids(self, found: list[str], grow: bool = False) -> npt.NDArray[np.intp]:
+        if grow:
+            return np.array([self.vocabulary.setdefault(f, len(self.vocabulary)) for f in found], dtype=np.intp)
+        return np.array([self.vocabulary[f] for f in found if f in self.vocabulary], dtype=np.intp)
 
-    def _count_rare(self, text: str, found: Counter[str]) -> Counter[str]:
-        rare = sum(w not in self.seen for w in words(text))
+    def _rare(self, text: str) -> int:
+        return sum(w not in self.seen for w in words(text))
+
+    def _vector(self, found: npt.NDArray[np.intp], counts: npt.NDArray[np.intp], rare: int) -> Vector:
+        """TF-IDF over the features found, with the rare words' count; unit length."""
         if rare:
-            found[RARE] = rare
-        return found
-
-    def _vector(self, found: Counter[str]) -> Vector:
-        known = [(self.vocabulary[f], c) for f, c in found.items() if f in self.vocabulary]
-        idx = np.array([i for i, _ in known], dtype=np.intp)
-        values = np.array([1 + math.log(c) for _, c in known], dtype=np.float32) * self.idf[idx]
+            found = np.append(found, self.vocabulary[RARE])
+            counts = np.append(counts, rare)
+        values = (1 + np.log(counts.astype(np.float32))) * self.idf[found]
         norm = float(np.linalg.norm(values))
-        return idx, values / norm if norm else values
+        return found, values / norm if norm else values
 
     def knows(self, text: str) -> bool:
         """Whether `text` has any feature the model has met."""
@@ -93,7 +80,7 @@ class Model:
         return any(f"w:{w}" in self.vocabulary for w in words(text))
 
     def scores(self, text: str) -> dict[str, float]:
-        idx, values = self._vector(self._count_rare(text, features(text)))
+        idx, values = self._vector(*np.unique(self._ids(features(text)), return_counts=True), self._rare(text))
         row = values @ self.weights[idx] if len(idx) else np.zeros(len(self.classes), dtype=np.float32)
         return {c: float(s) for c, s in zip(self.classes, row, strict=True)}
 
@@ -120,4 +107,4 @@ def _train(vectors: Sequence[Vector], labels: Sequence[int], n_features: int, n_
                 total[idx, right] += step * change
                 total[idx, wrong] -= step * change
             step += 1
-    return weights - total / step
+    return (weights - total / step).astype(np.float32)

@@ -11,12 +11,11 @@ word forms («даму», «дамой») and typos without a dictionary.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import lru_cache
 
-_CYRILLIC = dict(zip(
-    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-    "a b v g d e e Z z i i k l m n o p r s t u f h c C S S - y - e yu ya".split(), strict=True))
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщыэюя", (
+    "a", "b", "v", "g", "d", "e", "e", "Z", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u",
+    "f", "h", "c", "C", "S", "S", "y", "e", "yu", "ya"), strict=True))
 _CYRILLIC["ъ"] = _CYRILLIC["ь"] = ""
 # Latin spellings of one sound, one letter each (upper case: a letter of its own). Longest first.
 _SOUNDS = [(re.compile(pattern), letter) for pattern, letter in (
@@ -61,11 +60,9 @@ def _word_features(word: str) -> tuple[str, ...]:
     return (f"w:{word}", *grams)
 
 
-def features(text: str) -> Counter[str]:
-    """How often each feature occurs in `text`: folded words (`w:`), word pairs (`p:`), grams."""
+def features(text: str) -> list[str]:
+    """The features of `text`, each as often as it occurs: folded words (`w:`), word pairs (`p:`), grams."""
     folded = words(text)
-    found: Counter[str] = Counter()
-    for word in folded:
-        found.update(_word_features(word))
-    found.update(f"p:{a}_{b}" for a, b in zip(folded, folded[1:], strict=False))
+    found = [f for word in folded for f in _word_features(word)]
+    found.extend(f"p:{a}_{b}" for a, b in zip(folded, folded[1:], strict=False))
     return found
