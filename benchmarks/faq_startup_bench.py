@@ -7,7 +7,8 @@ Per run: a fresh instance folder, the server started as `python -m companion.ops
 time from the start of the process to the first 200 of /api/v1/health (polled every 10 ms); then
 the first `GET /api/v1/faq?q=…` (wall clock at the client); then the resident memory (VmRSS) of
 every process of the server after 1 s idle. The machine's load moves the wall clock a lot; the
-CPU time the first process used until health answered moves less. Also the search's learning alone, in this process (CPU).
+CPU time the first process used until health answered moves less. Also the search's learning
+alone, in this process (CPU).
 """
 
 from __future__ import annotations
