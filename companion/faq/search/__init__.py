@@ -25,7 +25,7 @@ from pathlib import Path
 from companion.faq.entries import DATA, LANGS, FaqEntry, all_entries
 from companion.faq.search.highlight import highlight
 from companion.faq.search.model import NONE, Example, Model
-from companion.faq.search.text import words
+from companion.faq.search.text import forget, words
 
 QUESTIONS = DATA / "faq_questions.toml"
 NOT_ANSWERED = DATA / "faq_not_answered.toml"
@@ -123,13 +123,14 @@ class FaqSearch:
 def search_engine() -> FaqSearch:
     """The process-wide engine over every FAQ entry (built at start-up, before workers fork)."""
     engine = FaqSearch(all_entries())
+    forget()
     release_freed_memory()
     return engine
 
 
 def release_freed_memory() -> None:
-    """Learning frees ~40 MiB of small arrays that glibc's heap keeps for the process unless asked
-    to hand them back (measured: 103 → 83 MiB resident); elsewhere nothing to do."""
+    """Learning frees ~40 MiB of small objects and arrays that glibc's heap keeps for the process
+    unless asked to hand them back (docs/benchmarks.md); elsewhere nothing to do."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 

@@ -39,7 +39,7 @@ _WORD = re.compile(r"[^\W_]+")
 GRAMS = (2, 3, 4, 5)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def fold(word: str) -> str:
     """A lower-case word in the one Latin spelling («Шестёрку» and `shestyorku` → `Sesterku`)."""
     latin = "".join(_CYRILLIC.get(c, c) for c in word)
@@ -53,11 +53,17 @@ def words(text: str) -> list[str]:
     return [fold(w) for w in _WORD.findall(text.lower().translate(_SUITS))]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _word_features(word: str) -> tuple[str, ...]:
     padded = f" {word} "
     grams = [padded[i : i + n] for n in GRAMS for i in range(len(padded) - n + 1)]
     return (f"w:{word}", *grams)
+
+
+def forget() -> None:
+    """Drop the words remembered while learning (queries remember their own)."""
+    fold.cache_clear()
+    _word_features.cache_clear()
 
 
 def features(text: str) -> list[str]:
