@@ -83,7 +83,8 @@ class Model:
                 model.classes = [str(c) for c in stored["classes"]]
         except (KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"not a stored model: {path}") from e
-        if model.weights.shape != (len(model.vocabulary), len(model.classes)) or len(model.idf) != len(model.vocabulary):
+        size = len(model.vocabulary)
+        if model.weights.shape != (size, len(model.classes)) or model.idf.shape != (size,):
             raise ValueError(f"a stored model of the wrong shape: {path}")
         return model
 
