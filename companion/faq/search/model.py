@@ -14,12 +14,14 @@ Nothing learned is committed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -63,24 +65,27 @@ class Model:
         self.weights = _train(vectors, [index[e.label] for e in examples], len(df), len(self.classes))
 
     def save(self, path: Path) -> None:
-        """Write the model to `path` atomically (a reader sees the old file or the whole new one)."""
+        """Write the model to `path` (.npz) and its weights beside it (.npy), each atomically; the
+        .npz last, so that a reader finding it finds the weights too."""
         words = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
-        part = path.with_name(f"{path.name}.{os.getpid()}.part")
-        with part.open("wb") as f:
+        with _replacing(path.with_suffix(".npy")) as f:
+            np.save(f, self.weights)
+        with _replacing(path) as f:
             np.savez(f, vocabulary=np.array(words), seen=np.array(sorted(self.seen)), idf=self.idf,
-                     classes=np.array(self.classes), weights=self.weights)
-        os.replace(part, path)
+                     classes=np.array(self.classes))
 
     @classmethod
     def load(cls, path: Path) -> Model:
-        """The model `save` wrote; OSError or ValueError when the file is missing or unreadable."""
+        """The model `save` wrote, its weights mapped from their file (pages read when a question
+        needs them, shared by every process); OSError or ValueError when missing or unreadable."""
         try:
             with np.load(path, allow_pickle=False) as stored:
                 model = cls.__new__(cls)
                 model.vocabulary = {str(w): i for i, w in enumerate(stored["vocabulary"])}
                 model.seen = {str(w) for w in stored["seen"]}
-                model.idf, model.weights = stored["idf"], stored["weights"]
+                model.idf = stored["idf"]
                 model.classes = [str(c) for c in stored["classes"]]
+            model.weights = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
         except (KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"not a stored model: {path}") from e
         size = len(model.vocabulary)
@@ -119,6 +124,15 @@ class Model:
         return {c: float(s) for c, s in zip(self.classes, row, strict=True)}
 
 
+@contextlib.contextmanager
+def _replacing(target: Path) -> Iterator[BinaryIO]:
+    """A file to write that replaces `target` once written whole."""
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    with part.open("wb") as f:
+        yield f
+    os.replace(part, target)
+
+
 def cache_key(examples: Sequence[Example]) -> str:
     """A hash of the examples (texts and labels, in order) and of the code that learns from them."""
     digest = hashlib.sha256()
@@ -143,8 +157,8 @@ def learned(examples: Sequence[Example], folder: Path | None) -> Model:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         model.save(path)
-        for old in folder.glob("faq-search-*.npz"):
-            if old != path:
+        for old in folder.glob("faq-search-*.np[yz]"):
+            if old.stem != path.stem:
                 old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only instance folder: the next start learns again
