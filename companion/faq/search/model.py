@@ -8,8 +8,10 @@ margin of 1, both move towards and away from the question just enough (at most `
 of the weights over all steps is kept. It is deterministic (a fixed seed) and takes about a second
 for the ~4,800 questions. `learned` keeps what it learned in the app's instance folder, keyed by a
 hash of what it learned from and of the search's code: the next start with the same data and code
-reads it back (milliseconds); any other start, or a missing or unreadable file, learns again.
-Nothing learned is committed.
+reads it back (a tenth of a second; the weights are mapped from their file, so processes share
+them); any other start, or a missing or unreadable file, learns again. Files are written beside
+and renamed into place, never rewritten: a running process may still map the old one. Nothing
+learned is committed.
 """
 
 from __future__ import annotations
@@ -160,9 +162,9 @@ def learned(examples: Sequence[Example], folder: Path | None) -> Model:
         for old in folder.glob("faq-search-*.np[yz]"):
             if old.stem != path.stem:
                 old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only instance folder: the next start learns again
-    return model
+        return Model.load(path)  # the weights mapped from the file, as at every later start
+    except (OSError, ValueError):
+        return model  # a read-only instance folder: the next start learns again
 
 
 def _train(vectors: Sequence[Vector], labels: Sequence[int], n_features: int, n_classes: int
