@@ -114,6 +114,15 @@ class Corrections:
         # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
         self.replace = Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)
 
+    def recount(self, rank: Rank, how_many: int) -> bool:
+        """«три туза, не два туза»: the cards just said, said again with another count after «не», are corrected
+        (it is the count that was wrong); what follows adds to the hand."""
+        last = self.last
+        if last is None or last.dropped or last.rank is not rank or len(last.suits) == how_many:
+            return False
+        self.negating, self.replace = False, last
+        return True
+
     def correct_suit(self, tok: Tok, nxt: Tok | None) -> bool:
         """«на даме пик, нет, треф»: only the suit is taken back."""
         group = self.replace

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from companion.core.cards import Card, Suit, fold
 from companion.core.rules import Options
 from companion.language import morphology
-from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.corrections import SKIPPED, Group
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
     ASSUME_ORDER,
@@ -33,10 +33,13 @@ from companion.language.settle import (
     Question,
     Slot,
     correction_question,
+    guess_question,
     name_question,
+    placement_question,
     settle,
 )
-from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
@@ -46,7 +49,7 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 
 
 @dataclass
-class _Reader(Corrections):
+class _Reader(Suits):
     toks: list[Tok]
     result: ParsedRound
     groups: list[Group] = field(default_factory=list)
@@ -73,10 +76,12 @@ class _Reader(Corrections):
     correction: str = ""  # the last correction word said («нет», «ой»)
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+    guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
+    unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
-            "player": self.on_player, "ambiguous": self.on_stranger, "stranger": self.on_stranger,
+            "player": self.on_name, "ambiguous": self.on_stranger, "stranger": self.on_stranger,
             "win": self.on_win, "rank": self.on_card, "card": self.on_card, "suit-after": self.on_suit,
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
@@ -97,6 +102,11 @@ class _Reader(Corrections):
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
 
     # -- names ------------------------------------------------------------------
+
+    def on_name(self, tok: Tok, k: int) -> None:
+        if tok.guessed and tok.player is not None:  # «Бариса»: read as Борис, and asked
+            self.guesses.append((tok.text, tok.player))
+        self.on_player(tok, k)
 
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
@@ -151,7 +161,9 @@ class _Reader(Corrections):
         self.replace, self.negating, self.last = None, False, None
 
     def on_win(self, tok: Tok, k: int) -> None:
-        if self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
+        if self.stranger is not None and not self.listed:  # «Фая вышла» and no Фая here: nobody here went out
+            self.want_finish = self.win_pending = False
+        elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
             self.named_winner = self.in_sentence
         else:  # «Вышла Вера», «у Бориса семёрка, вышла Аня»: the name follows
@@ -170,7 +182,7 @@ class _Reader(Corrections):
         self.suit_before = self.count = None
         if how_many == 1 and self.absent(tok, k):
             pass
-        elif self.negating:
+        elif self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
         elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
             pass
@@ -235,57 +247,6 @@ class _Reader(Corrections):
             same[0].fill(suit, tok.text)
         self.last, self.paused = same[0], False
         return True
-
-    # -- suits ---------------------------------------------------------------------
-
-    def on_suit(self, tok: Tok, k: int) -> None:
-        """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
-        assert tok.suit is not None
-        nxt = self.next(k)
-        if self.correct_suit(tok, nxt) or self.fill_last(tok):
-            return
-        if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
-            self.suit_before = (tok.suit, tok.text)
-        elif fold(tok.text) not in FILLERS:  # «к» is also a preposition
-            self.result.unrecognised.append(tok.text)
-
-    def on_suit_before(self, tok: Tok, k: int) -> None:
-        """«пиковый король»; «восьмёркой бубновой», «туз бубновый» after its rank."""
-        assert tok.suit is not None
-        if self.suit_before is not None:
-            self.result.unrecognised.append(self.suit_before[1])
-            self.suit_before = None
-        nxt = self.next(k, SKIPPED)
-        after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
-        if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
-            return
-        self.suit_before = (tok.suit, tok.text)
-
-    def fill_last(self, tok: Tok) -> bool:
-        if tok.plural and self.fill_all(tok):
-            return True
-        last = self.last
-        if last is None or last.dropped or (self.paused and len(last.suits) == 1):
-            return False
-        assert tok.suit is not None
-        if not last.fill(tok.suit, tok.text):
-            return False
-        self.paused = False
-        return True
-
-    def fill_all(self, tok: Tok) -> bool:
-        """«дама и валет червовые»: a plural suit adjective gives its suit to every card just said without one."""
-        last = self.last
-        if last is None:
-            return False
-        assert tok.suit is not None
-        open_groups = [g for g in self.groups[self.clause :] if not g.dropped and None in g.suits
-                       and (g.owner, g.stranger) == (last.owner, last.stranger)]
-        for group in open_groups:
-            while group.fill(tok.suit, tok.text):
-                pass
-        self.paused = False
-        return bool(open_groups)
 
     # -- counts and corrections ---------------------------------------------------------
 
@@ -355,6 +316,10 @@ class _Reader(Corrections):
             result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
         for words in dict.fromkeys(self.doubts):
             result.questions.append(correction_question(words))
+        for word, player in dict.fromkeys(self.guesses):
+            result.questions.append(guess_question(word, player))
+        for word in dict.fromkeys(self.unplaced):
+            result.questions.append(placement_question(word))
 
 
 def parse_round_text(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -136,6 +136,7 @@ class Tok:
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
     plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said
+    guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 
 class Names(Protocol):
@@ -148,9 +149,9 @@ class Names(Protocol):
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
 
-def _player_token(word: str, players: tuple[str, ...]) -> Tok:
+def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
     if len(players) == 1:
-        return Tok("player", word, player=players[0])
+        return Tok("player", word, player=players[0], guessed=guessed)
     return Tok("ambiguous", word, players=players)
 
 
@@ -223,14 +224,15 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
 
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
+    a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     typo = None if morphology.common_word(low) else card_word_typo(low)
-    if typo is not None:
-        return _card_word_token(word, typo)
+    if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
+        return replace(_card_word_token(word, typo), guessed=a_name)
     unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
     players = names.match_typo(word) if unknown_word else ()
     if players:
-        return _player_token(word, players)
-    if names.is_pet_name(word) or morphology.person_name(word):
+        return _player_token(word, players, guessed=True)
+    if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
 
@@ -273,6 +275,23 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
+    return _names_by_place(out)
+
+
+_NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
+
+
+def _names_by_place(toks: list[Tok]) -> list[Tok]:
+    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a name of nobody here:
+    its cards go with it into a question, never to the player named before."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind != "unknown" and not (tok.guessed and tok.player is None):
+            continue
+        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
+        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
+        if after_u or before_win:
+            out[k] = Tok("stranger", tok.text)
     return out
 
 
@@ -307,3 +326,29 @@ def number_as(tok: Tok, nxt: Tok | None) -> Tok:
     if 2 <= n <= 10:
         return Tok("rank", tok.text, rank=Rank(str(n)))
     return Tok("unknown", tok.text)
+
+
+# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
+# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
+_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
+_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
+                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
+
+
+def rank_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
+    low = fold(tok.text)
+    if tok.rank is None or len(low) < 3 or low.isascii():
+        return None
+    known = card_word(low) or card_word_typo(low)
+    if known is None or known.numeral or known.rank is None:
+        return None
+    return "m" if tok.rank in _MASCULINE_RANKS else "f"
+
+
+def adjective_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
+    low = fold(tok.text)
+    if tok.plural or tok.kind != "suit-before":
+        return None
+    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)

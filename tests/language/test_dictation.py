@@ -414,3 +414,52 @@ def test_a_round_said_with_every_suit_reads_back_exactly(data: Any) -> None:
     assert r.winner == winner and r.finishing_card == str(finishing), text
     assert r.hand_texts() == {p: [str(c) for c in cs] for p, cs in hands.items()}, text
     assert r.exact and not r.questions, text
+
+
+# -- dictation2: "ready" only when nothing was guessed ------------------------------------------------------
+
+
+def test_a_name_one_letter_off_is_read_but_asked() -> None:
+    r = parse("Аня вышла на тузе пик у Бариса король у Веры семерка", PLAYERS, IGRAFAN)
+    assert [s.rank for s in r.hands["Борис"]] == [Rank.KING]
+    assert not r.exact
+    asked = [q for q in r.questions if q.kind == "name-guessed"]
+    assert [(q.params["word"], q.params["player"]) for q in asked] == [("Бариса", "Борис")]
+
+
+def test_an_unknown_word_after_u_is_a_name_of_nobody_and_takes_its_cards() -> None:
+    r = parse("аня вышла на десятке треф у бориса король и валет у пети туз и дама у веры восьмёрка",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Борис"]) == ["J", "K"]
+    assert not r.exact
+    asked = [q for q in r.questions if q.kind == "unknown-player"]
+    assert len(asked) == 1 and len(asked[0].params["cards"]) == 2
+
+
+def test_an_unknown_winner_is_nobody_here_and_no_later_name_takes_the_win() -> None:
+    r = parse("фрося вышла валетом у глеба десятка и туз у эмиля восьмёрка", ["Фаина", "Глеб", "Эмиль"], IGRAFAN)
+    assert r.winner is None and r.finishing is None
+    assert sorted(s.rank.value for s in r.hands["Глеб"]) == ["10", "A"]
+    assert not r.exact
+
+
+def test_a_suit_adjective_goes_to_the_card_it_agrees_with() -> None:
+    r = parse("аня вышла восьмёркой бубен боря туз бубновый десятка и валет вера дама и король",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert sorted(s.text for s in r.hands["Борис"] if not s.assumed) == ["A♦"]
+    assert all(s.suit is not Suit.DIAMONDS for s in r.hands["Борис"] if s.rank is Rank.TEN)
+    r = parse("коля вышел на короле червей у гены два туза пиковый и трефовый и девятка",
+              ["Коля", "Гена"], IGRAFAN)
+    assert sorted(s.text for s in r.hands["Гена"] if not s.assumed) == ["A♠", "A♣"]
+
+
+def test_a_suit_adjective_that_fits_both_cards_is_asked() -> None:
+    r = parse("аня вышла на даме пик у бори туз бубновый король", ["Аня", "Борис"], IGRAFAN)
+    assert not r.exact
+    assert [q.params["word"] for q in r.questions if q.kind == "which-card"] == ["бубновый"]
+
+
+def test_ne_with_another_count_corrects_the_count() -> None:
+    r = parse("алёна вышла на десятке червей у вадика три туза не два туза и король", ["Алёна", "Вадим"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Вадим"]) == ["A", "A", "K"]
+    assert r.exact
