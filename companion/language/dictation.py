@@ -37,14 +37,20 @@ from companion.language.settle import (
     name_question,
     placement_question,
     settle,
+    size_question,
 )
-from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import CARD_NOUNS, Morphology, NoMorphology, Tok, number_as, numeral, tokens
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
 _ONLY = frozenset({"только", "лишь", "only"})
+_WITH = frozenset({"с", "со", "with"})
+_NAME_BEFORE = frozenset({"у"})
+_AROUND_CARDS = frozenset(
+    {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
+)
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
@@ -78,6 +84,7 @@ class _Reader(Suits):
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
+    sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -85,7 +92,7 @@ class _Reader(Suits):
             "win": self.on_win, "rank": self.on_card, "card": self.on_card, "suit-after": self.on_suit,
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
-            "unknown-suit": self.on_unknown_suit,
+            "unknown-suit": self.on_unknown_suit, "draw": self.on_pause,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
@@ -95,6 +102,9 @@ class _Reader(Suits):
                 self.toks[k] = tok
             if tok.kind in SKIPPED:
                 self.on_skipped(tok, k)
+                self.cards_before_name(tok, k)
+                continue
+            if self.counts_cards(tok, k):
                 continue
             handlers.get(tok.kind, self.on_unknown)(tok, k)
         self.on_end(Tok("end", ""), len(self.toks))
@@ -134,6 +144,8 @@ class _Reader(Suits):
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
         self.named_winner = None
+        if self.win_pending and self.result.winner not in (None, tok.player):  # a second winner: ask
+            self.doubts.append(tok.text)
         if self.win_pending:
             self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
             self.named_winner = tok.player
@@ -163,6 +175,8 @@ class _Reader(Suits):
     def on_win(self, tok: Tok, k: int) -> None:
         if self.stranger is not None and not self.listed:  # «Фая вышла» and no Фая here: nobody here went out
             self.want_finish = self.win_pending = False
+        elif self.result.winner is not None and self.in_sentence == self.result.winner:
+            pass  # «Юля вышла семёркой бубей, вышла»: said again
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
             self.named_winner = self.in_sentence
@@ -250,6 +264,37 @@ class _Reader(Suits):
 
     # -- counts and corrections ---------------------------------------------------------
 
+    def counts_cards(self, tok: Tok, k: int) -> bool:
+        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
+        the stock, nothing held."""
+        n, nxt = numeral(tok), self.next(k)
+        if n is None or nxt is None:
+            return False
+        if fold(nxt.text) in CARD_NOUNS:
+            if self.current is not None:
+                self.sizes.append((self.current, n))
+            return True
+        before = self.toks[k - 1] if k > 0 else None
+        return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def cards_before_name(self, tok: Tok, k: int) -> None:
+        """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
+        player's said before."""
+        if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
+            return
+        cards = False
+        for after in self.toks[k + 1 :]:
+            if after.kind in ("player", "ambiguous", "stranger"):
+                break
+            if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
+                return
+            cards = cards or after.kind in ("rank", "card")
+        else:
+            return
+        if cards:
+            self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
+            self.clause = len(self.groups)
+
     def on_count(self, tok: Tok, k: int) -> None:
         nxt = self.next(k)
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
@@ -320,6 +365,10 @@ class _Reader(Suits):
             result.questions.append(guess_question(word, player))
         for word in dict.fromkeys(self.unplaced):
             result.questions.append(placement_question(word))
+        for player, n in dict(self.sizes).items():
+            named = len(result.hands.get(player, []))
+            if named != n:
+                result.questions.append(size_question(player, n, named))
 
 
 def parse_round_text(

@@ -29,6 +29,7 @@ class Question:
 
     # "which-suit" | "suit-assumed" | "no-finishing-card" | "no-winner" | "too-many" | "twice" | "no-hand"
     # | "unknown-player" | "which-player" | "winner-holds" | "unclear-correction" | "name-guessed" | "which-card"
+    # | "hand-size"
     kind: str
     template: Msg
     params: Mapping[str, Any]
@@ -261,6 +262,11 @@ def correction_question(words: str) -> Question:
 def guess_question(word: str, player: str) -> Question:
     return Question("name-guessed", N_("«%(word)s» was read as %(player)s: check their cards in the grid."),
                     {"word": word, "player": player})
+
+
+def size_question(player: str, said: int, named: int) -> Question:
+    return Question("hand-size", N_("%(player)s: %(said)s cards were said, but %(named)s are named: check the grid."),
+                    {"player": player, "said": said, "named": named})
 
 
 def placement_question(word: str) -> Question:

@@ -90,6 +90,10 @@ _WIN_LEMMAS = _words(
     "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить "
     "out won win wins finished finishes closed"
 )
+# Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать")
+# Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
+CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
@@ -102,7 +106,8 @@ FILLERS = _words(
     последний последним последнее его её ее неё нее него них ним ней ей ему им она он они оно тоже также
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
-    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как
+    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
+    досталась достался достались кроме теперь итоге подожди погоди
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -126,7 +131,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "unknown"
+    # | "draw" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -182,6 +187,8 @@ def _form_token(word: str, form: str) -> Tok | None:
         return _card_word_token(word, known)
     if form in _WIN_LEMMAS:
         return Tok("win", word)
+    if form in _DRAW_LEMMAS:
+        return Tok("draw", word)
     if form in FILLERS:
         return Tok("filler", word)
     return None
@@ -318,9 +325,21 @@ def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) 
     return names.multi_word(chunk) if len(chunk) > 1 else None
 
 
+def numeral(tok: Tok) -> int | None:
+    """How many a number word or digits say («три», "3", «пять»), if the token is one."""
+    if tok.kind in ("count", "number"):
+        return tok.count or None
+    known = card_word(fold(tok.text)) if tok.kind == "rank" else None
+    if known is not None and known.numeral and tok.rank is not None and tok.rank.value.isdigit():
+        return int(tok.rank.value)
+    return None
+
+
 def number_as(tok: Tok, nxt: Tok | None) -> Tok:
     """A digit is a count before a rank word («2 туза»), else a rank («10 10 В»)."""
     n = tok.count
+    if nxt is not None and fold(nxt.text) in CARD_NOUNS:
+        return Tok("count", tok.text, count=n)
     if nxt is not None and nxt.kind == "rank" and not nxt.text[:1].isdigit() and len(nxt.text) > 1 and 1 <= n <= 4:
         return Tok("count", tok.text, count=n)
     if 2 <= n <= 10:

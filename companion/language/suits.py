@@ -21,6 +21,7 @@ class Suits(Corrections):
     clause: int
     suit_before: tuple[Suit, str] | None
     unplaced: list[str]
+    count: tuple[int, str] | None
 
     def on_suit(self, tok: Tok, k: int) -> None:
         """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
@@ -71,6 +72,8 @@ class Suits(Corrections):
         assert tok.suit is not None
         if not last.fill(tok.suit, tok.text):
             return False
+        if self.count is not None and self.count[0] == 1:  # «две дамы, одна червовая»: one of them
+            self.count = None
         self.paused = False
         return True
 

@@ -463,3 +463,52 @@ def test_ne_with_another_count_corrects_the_count() -> None:
     r = parse("алёна вышла на десятке червей у вадика три туза не два туза и король", ["Алёна", "Вадим"], IGRAFAN)
     assert sorted(s.rank.value for s in r.hands["Вадим"]) == ["A", "A", "K"]
     assert r.exact
+
+
+def test_a_diminutive_suffix_on_a_players_name_is_that_player() -> None:
+    players = ["Аня", "Полина", "Зоя", "Олеся"]
+    r = parse("аня вышла на тузе пик у полинки девятка у зойки восьмёрка у олеськи король", players, IGRAFAN)
+    assert {p: [s.rank.value for s in hand] for p, hand in r.hands.items()} == {
+        "Полина": ["9"], "Зоя": ["8"], "Олеся": ["K"]}
+
+
+def test_a_word_that_is_one_players_name_and_anothers_case_form_is_asked() -> None:
+    r = parse("гена вышел на тузе бубей у валентина король", ["Гена", "Валентин", "Валентина"], IGRAFAN)
+    assert r.hands == {} and not r.exact
+    assert [q.kind for q in r.questions if q.kind == "which-player"] == ["which-player"]
+
+
+def test_cards_after_s_and_then_a_name_are_that_names() -> None:
+    r = parse("миша закрылся восьмёркой треф у лены валет и король а с тузом и королём остался саша",
+              ["Миша", "Лена", "Саша"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Лена"]) == ["J", "K"]
+    assert sorted(s.rank.value for s in r.hands["Саша"]) == ["A", "K"]
+    r = parse("вова вышел тузом бубей саша с двумя вальтами и дамой лена с десяткой", ["Вова", "Саша", "Лена"],
+              IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Саша"]) == ["J", "J", "Q"]
+
+
+def test_a_hand_size_said_is_checked_against_the_cards_named() -> None:
+    players = ["Тима", "Соня"]
+    r = parse("тима вышел на десятке червей у сони три карты шестёрка семёрка восьмёрка", players, IGRAFAN)
+    assert r.exact and r.unrecognised == []
+    r = parse("тима вышел на десятке червей у сони три карты шестёрка семёрка", players, IGRAFAN)
+    assert not r.exact and [q.params["said"] for q in r.questions if q.kind == "hand-size"] == [3]
+
+
+def test_cards_drawn_from_the_stock_are_not_cards_held() -> None:
+    r = parse("лёха вышел королём пик ксюха взяла пять это валет и туз", ["Алексей", "Ксения"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Ксения"]) == ["A", "J"] and r.exact
+
+
+def test_one_of_them_with_a_suit_fills_one_card_of_the_group() -> None:
+    r = parse("гоша вышел на тузе у риты две дамы одна червовая", ["Гоша", "Рита"], IGRAFAN)
+    assert r.unrecognised == [] and sorted(s.text for s in r.hands["Рита"] if s.suit is Suit.HEARTS) == ["Q♥"]
+
+
+def test_went_out_said_again_keeps_the_winner_and_a_second_winner_is_asked() -> None:
+    players = ["Игорь", "Юля", "Стас"]
+    r = parse("юлька вышла семёркой бубей вышла а у игоря туз у стаса девятка", players, IGRAFAN)
+    assert r.winner == "Юля" and r.exact
+    r = parse("юля вышла на семёрке бубей у игоря туз вышел стас", players, IGRAFAN)
+    assert not r.exact
