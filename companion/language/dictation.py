@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Card, Suit, fold
+from companion.core.cards import Suit, fold
 from companion.core.rules import Options
 from companion.language import morphology
+from companion.language.checks import Checks
 from companion.language.corrections import SKIPPED, Group
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -32,30 +33,20 @@ from companion.language.settle import (
     ParsedRound,
     Question,
     Slot,
-    correction_question,
-    guess_question,
-    name_question,
-    placement_question,
     settle,
-    size_question,
 )
-from companion.language.spoken_words import CARD_NOUNS, Morphology, NoMorphology, Tok, number_as, numeral, tokens
+from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
 _ONLY = frozenset({"только", "лишь", "only"})
-_WITH = frozenset({"с", "со", "with"})
-_NAME_BEFORE = frozenset({"у"})
-_AROUND_CARDS = frozenset(
-    {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
-)
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
 @dataclass
-class _Reader(Suits):
+class _Reader(Suits, Checks):
     toks: list[Tok]
     result: ParsedRound
     groups: list[Group] = field(default_factory=list)
@@ -144,12 +135,16 @@ class _Reader(Suits):
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
         self.named_winner = None
-        if self.win_pending and self.result.winner not in (None, tok.player):  # a second winner: ask
-            self.doubts.append(tok.text)
         if self.win_pending:
-            self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
-            self.named_winner = tok.player
-            self.finish_from_orphans()
+            self.become_winner(tok, tok.player)
+
+    def become_winner(self, tok: Tok, player: str) -> None:
+        """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked."""
+        if self.result.winner not in (None, player):
+            self.doubts.append(tok.text)
+        self.result.winner, self.win_pending, self.want_finish, self.fallback = player, False, True, None
+        self.named_winner = player
+        self.finish_from_orphans()
 
     def finish_from_orphans(self) -> None:
         """«на даме червей вышла Аня»: the one card said before the winner's name is the finishing card."""
@@ -264,37 +259,6 @@ class _Reader(Suits):
 
     # -- counts and corrections ---------------------------------------------------------
 
-    def counts_cards(self, tok: Tok, k: int) -> bool:
-        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
-        the stock, nothing held."""
-        n, nxt = numeral(tok), self.next(k)
-        if n is None or nxt is None:
-            return False
-        if fold(nxt.text) in CARD_NOUNS:
-            if self.current is not None:
-                self.sizes.append((self.current, n))
-            return True
-        before = self.toks[k - 1] if k > 0 else None
-        return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
-
-    def cards_before_name(self, tok: Tok, k: int) -> None:
-        """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
-        player's said before."""
-        if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
-            return
-        cards = False
-        for after in self.toks[k + 1 :]:
-            if after.kind in ("player", "ambiguous", "stranger"):
-                break
-            if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
-                return
-            cards = cards or after.kind in ("rank", "card")
-        else:
-            return
-        if cards:
-            self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
-            self.clause = len(self.groups)
-
     def on_count(self, tok: Tok, k: int) -> None:
         nxt = self.next(k)
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
@@ -355,21 +319,7 @@ class _Reader(Suits):
                     result.finishing = slot
                 else:
                     result.hands.setdefault(slot.owner, []).append(slot)
-        for index, tok in enumerate(self.strangers):
-            cards = tuple(g.rank if s is None else Card(g.rank, s)
-                          for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
-            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
-        for words in dict.fromkeys(self.doubts):
-            result.questions.append(correction_question(words))
-        for word, player in dict.fromkeys(self.guesses):
-            result.questions.append(guess_question(word, player))
-        for word in dict.fromkeys(self.unplaced):
-            result.questions.append(placement_question(word))
-        for player, n in dict(self.sizes).items():
-            named = len(result.hands.get(player, []))
-            if named != n:
-                result.questions.append(size_question(player, n, named))
-
+        self.ask()
 
 def parse_round_text(
     text: str, players: Sequence[str], options: Options | None = None, morphology: Morphology | None = None

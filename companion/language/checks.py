@@ -1,0 +1,88 @@
+"""What the dictation reader checks rather than trusts (issue 21): a round is ready only when nothing was guessed.
+
+A hand size said («у Сони три карты») is checked against the cards named; cards drawn
+from the stock («взял две») are not cards held; cards after «с» and before a name
+(«а с тузом и королём остался Саша») are that name's, not the player's said before;
+and every name of nobody, name of two players, name read one letter off, correction
+of unclear reach and suit word two cards could take becomes a question.
+`Checks` is that part of the reader (dictation._Reader).
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import Card, fold
+from companion.language.corrections import Corrections
+from companion.language.settle import (
+    correction_question,
+    guess_question,
+    name_question,
+    placement_question,
+    size_question,
+)
+from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
+
+_WITH = frozenset({"с", "со", "with"})
+_NAME_BEFORE = frozenset({"у"})
+_AROUND_CARDS = frozenset(
+    {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
+)
+
+
+class Checks(Corrections):
+    """The reader's state these checks read (the fields live in dictation._Reader)."""
+
+    strangers: list[Tok]
+    guesses: list[tuple[str, str]]
+    unplaced: list[str]
+    sizes: list[tuple[str, int]]
+    clause: int
+
+    def counts_cards(self, tok: Tok, k: int) -> bool:
+        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
+        the stock, nothing held."""
+        n, nxt = numeral(tok), self.next(k)
+        if n is None or nxt is None:
+            return False
+        if fold(nxt.text) in CARD_NOUNS:
+            if self.current is not None:
+                self.sizes.append((self.current, n))
+            return True
+        before = self.toks[k - 1] if k > 0 else None
+        return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def cards_before_name(self, tok: Tok, k: int) -> None:
+        """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
+        player's said before."""
+        if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
+            return
+        cards = False
+        for after in self.toks[k + 1 :]:
+            if after.kind in ("player", "ambiguous", "stranger"):
+                break
+            if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
+                return
+            cards = cards or after.kind in ("rank", "card")
+        else:
+            return
+        if cards:
+            self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
+            self.clause = len(self.groups)
+
+    def ask(self) -> None:
+        """Every doubt met while reading, as a question for the table."""
+        result = self.result
+        for index, tok in enumerate(self.strangers):
+            cards = tuple(g.rank if s is None else Card(g.rank, s)
+                          for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
+            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
+        for words in dict.fromkeys(self.doubts):
+            result.questions.append(correction_question(words))
+        for word, player in dict.fromkeys(self.guesses):
+            result.questions.append(guess_question(word, player))
+        for word in dict.fromkeys(self.unplaced):
+            result.questions.append(placement_question(word))
+        for player, n in dict(self.sizes).items():
+            named = len(result.hands.get(player, []))
+            if named != n:
+                result.questions.append(size_question(player, n, named))
+
