@@ -17,6 +17,7 @@ from companion.language.spoken_words import ABSENT, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 
 
 @dataclass
@@ -143,6 +144,9 @@ class Corrections:
 
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
+        after = self.next(k)
+        if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+            return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
         if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True

@@ -83,7 +83,7 @@ class _Reader(Suits, Checks):
             "win": self.on_win, "rank": self.on_card, "card": self.on_card, "suit-after": self.on_suit,
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
-            "unknown-suit": self.on_unknown_suit, "draw": self.on_pause,
+            "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:

@@ -55,6 +55,10 @@ class Morphology(Protocol):
         """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
         ...
 
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
+        ...
+
 
 class NoMorphology:
     """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
@@ -73,6 +77,9 @@ class NoMorphology:
 
     def genitive(self, word: str) -> bool:
         return False
+
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        return ()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -99,6 +106,7 @@ _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "зако�
 _CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
+OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
 FILLERS = _words(
     """у и а но ещё еще есть осталось остались остался осталась оставалось на с со в во из от до по к ко
@@ -107,7 +115,7 @@ FILLERS = _words(
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
     ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
-    досталась достался достались кроме теперь итоге подожди погоди
+    досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -131,7 +139,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "unknown"
+    # | "draw" | "or" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -199,6 +207,8 @@ def _small_word(word: str, low: str) -> Tok | None:
         return Tok("correct", word)
     if low in _NEGATIONS:
         return Tok("not", word)
+    if low in OR:
+        return Tok("or", word)
     if low in FILLERS:
         return Tok("and" if low in _AND else "filler", word)
     if len(low) <= 3 and not (low in ("as", "ad") and not word.isupper()):
@@ -282,20 +292,25 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
-    return _names_by_place(out)
+    return _names_by_place(out, morphology)
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
 
 
-def _names_by_place(toks: list[Tok]) -> list[Tok]:
+def _names_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a name of nobody here:
-    its cards go with it into a question, never to the player named before."""
+    its cards go with it into a question, never to the player named before. After «у» a name is a genitive:
+    «у Валентина» is Валентин's, not Валентина's."""
     out = list(toks)
     for k, tok in enumerate(toks):
+        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
+        if tok.kind == "ambiguous" and after_u:
+            lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
+            genitive = [p for p in tok.players if fold(p) in lemmas]
+            out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
         if tok.kind != "unknown" and not (tok.guessed and tok.player is None):
             continue
-        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
         before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
         if after_u or before_win:
             out[k] = Tok("stranger", tok.text)

@@ -13,6 +13,8 @@ from companion.core.cards import Suit, fold
 from companion.language.corrections import SKIPPED, Corrections
 from companion.language.spoken_words import FILLERS, Tok, adjective_gender, rank_gender
 
+_SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
+
 
 class Suits(Corrections):
     """The reader's state that suits read and change (the fields live in dictation._Reader)."""
@@ -91,3 +93,16 @@ class Suits(Corrections):
         self.paused = False
         return bool(open_groups)
 
+
+    def on_or(self, tok: Tok, k: int) -> None:
+        """«десятка пик или треф»: the suit is not known; the card stays without one (asked where it matters)."""
+        nxt = self.next(k)
+        last = self.last
+        said = [i for i, suit in enumerate(last.suits) if suit is not None] if last is not None else []
+        before = self.toks[k - 1] if k > 0 else None
+        just_filled = before is not None and last is not None and bool(last.words) and last.words[-1] == before.text
+        if not just_filled or nxt is None or nxt.kind not in _SUIT_WORDS or not said or last is None:
+            self.result.unrecognised.append(tok.text)
+            return
+        last.suits[said[-1]] = None
+        self.consumed.add(k + 1)

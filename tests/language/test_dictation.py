@@ -472,10 +472,22 @@ def test_a_diminutive_suffix_on_a_players_name_is_that_player() -> None:
         "Полина": ["9"], "Зоя": ["8"], "Олеся": ["K"]}
 
 
-def test_a_word_that_is_one_players_name_and_anothers_case_form_is_asked() -> None:
-    r = parse("гена вышел на тузе бубей у валентина король", ["Гена", "Валентин", "Валентина"], IGRAFAN)
+def test_a_word_that_is_one_players_name_and_anothers_case_form_is_asked_unless_u_tells() -> None:
+    players = ["Гена", "Валентин", "Валентина"]
+    r = parse("гена вышел на тузе бубей валентина король", players, IGRAFAN)
     assert r.hands == {} and not r.exact
     assert [q.kind for q in r.questions if q.kind == "which-player"] == ["which-player"]
+    r = parse("гена вышел на тузе бубей у валентина король у валентины дама пик", players, IGRAFAN)
+    assert [s.rank for s in r.hands["Валентин"]] == [Rank.KING] and r.hand_texts()["Валентина"] == ["Q♠"]
+    assert not [q for q in r.questions if q.kind == "which-player"]
+
+
+def test_a_suit_said_as_one_or_another_is_not_known() -> None:
+    r = parse("фая вышла валетом у глеба десятка пик или треф не помню и туз", ["Фаина", "Глеб"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Глеб"]) == ["10", "A"]
+    assert all(s.assumed for s in r.hands["Глеб"]) and r.unrecognised == []
+    r = parse("фая вышла валетом у глеба дама пик или треф", ["Фаина", "Глеб"], IGRAFAN)
+    assert r.hand_texts()["Глеб"] == ["Q?"] and not r.exact
 
 
 def test_cards_after_s_and_then_a_name_are_that_names() -> None:
