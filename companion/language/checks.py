@@ -17,10 +17,12 @@ from companion.language.settle import (
     guess_question,
     name_question,
     placement_question,
+    plural_question,
     size_question,
 )
 from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
+_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
@@ -35,6 +37,7 @@ class Checks(Corrections):
     guesses: list[tuple[str, str]]
     unplaced: list[str]
     sizes: list[tuple[str, int]]
+    plurals: list[str]
     clause: int
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
@@ -49,6 +52,12 @@ class Checks(Corrections):
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def how_many(self, tok: Tok, k: int, counted: bool) -> None:
+        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
+        if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
+            self.plurals.append(tok.text)
 
     def cards_before_name(self, tok: Tok, k: int) -> None:
         """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
@@ -81,6 +90,8 @@ class Checks(Corrections):
             result.questions.append(guess_question(word, player))
         for word in dict.fromkeys(self.unplaced):
             result.questions.append(placement_question(word))
+        for word in dict.fromkeys(self.plurals):
+            result.questions.append(plural_question(word))
         for player, n in dict(self.sizes).items():
             named = len(result.hands.get(player, []))
             if named != n:

@@ -75,6 +75,7 @@ class _Reader(Suits, Checks):
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
+    plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
 
     def read(self) -> None:
@@ -188,6 +189,7 @@ class _Reader(Suits, Checks):
             suit = self.suit_before[0]
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
+        self.how_many(tok, k, counted=self.count is not None)
         self.suit_before = self.count = None
         if how_many == 1 and self.absent(tok, k):
             pass

@@ -29,7 +29,7 @@ class Question:
 
     # "which-suit" | "suit-assumed" | "no-finishing-card" | "no-winner" | "too-many" | "twice" | "no-hand"
     # | "unknown-player" | "which-player" | "winner-holds" | "unclear-correction" | "name-guessed" | "which-card"
-    # | "hand-size"
+    # | "hand-size" | "how-many"
     kind: str
     template: Msg
     params: Mapping[str, Any]
@@ -267,6 +267,10 @@ def guess_question(word: str, player: str) -> Question:
 def size_question(player: str, said: int, named: int) -> Question:
     return Question("hand-size", N_("%(player)s: %(said)s cards were said, but %(named)s are named: check the grid."),
                     {"player": player, "said": said, "named": named})
+
+
+def plural_question(word: str) -> Question:
+    return Question("how-many", N_("«%(word)s»: how many? Say the number or tap them in the grid."), {"word": word})
 
 
 def placement_question(word: str) -> Question:

@@ -148,7 +148,7 @@ class Tok:
     suit: Suit | None = None
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
-    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said
+    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
     guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 
@@ -181,7 +181,7 @@ def _card_word_token(word: str, known: CardWord) -> Tok:
     if known.rank is not None:
         if known.numeral and known.rank in COUNTING_RANKS:
             return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
-        return Tok("rank", word, rank=known.rank)
+        return Tok("rank", word, rank=known.rank, plural=known.plural)
     return Tok("suit-before" if known.adjective else "suit-after", word, suit=known.suit,
                plural=known.adjective and known.plural)
 

@@ -46,17 +46,19 @@ class Suits(Corrections):
         after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
         if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
             return
-        if not after_its_card and nxt is not None and self.belongs_before(tok, nxt):
+        if not after_its_card and nxt is not None and self.belongs_before(tok, k, nxt):
             return
         self.suit_before = (tok.suit, tok.text)
 
-    def belongs_before(self, tok: Tok, nxt: Tok) -> bool:
+    def belongs_before(self, tok: Tok, k: int, nxt: Tok) -> bool:
         """«туз бубновый десятка»: a suit adjective between a card without a suit and the next card goes to the one
         it agrees with; where both agree («туз бубновый король») or neither can be told, the table is asked."""
         last = self.last
         if last is None or last.dropped or None not in last.suits or tok.plural or (self.paused and
                                                                                  len(last.suits) == 1):
             return False
+        if self.toks[k + 1].kind == "and":  # «король бубновый и туз»: a suit word does not reach over «и»
+            return self.fill_last(tok)
         adjective = adjective_gender(tok)
         before = rank_gender(self.toks[last.said_at]) if last.said_at >= 0 else None
         if adjective is not None and adjective == before != rank_gender(nxt):

@@ -524,3 +524,15 @@ def test_went_out_said_again_keeps_the_winner_and_a_second_winner_is_asked() -> 
     assert r.winner == "Юля" and r.exact
     r = parse("юля вышла на семёрке бубей у игоря туз вышел стас", players, IGRAFAN)
     assert not r.exact
+
+
+def test_a_plural_rank_without_a_number_asks_how_many() -> None:
+    r = parse("аня вышла на семёрке треф у бориса тузы у веры десятка", PLAYERS, IGRAFAN)
+    assert not r.exact and [q.params["word"] for q in r.questions if q.kind == "how-many"] == ["тузы"]
+    r = parse("аня вышла на семёрке треф у бориса две десятки у веры ничего кроме дамы бубей", PLAYERS, IGRAFAN)
+    assert r.exact and r.hand_texts()["Вера"] == ["Q♦"]
+
+
+def test_a_suit_word_before_i_belongs_to_the_card_before() -> None:
+    r = parse("аня вышла дамой червей у бори король бубновый и туз у веры десятка", PLAYERS, IGRAFAN)
+    assert [s.text for s in r.hands["Борис"] if not s.assumed] == ["K♦"] and r.exact
