@@ -11,7 +11,7 @@ of unclear reach and suit word two cards could take becomes a question.
 from __future__ import annotations
 
 from companion.core.cards import Card, fold
-from companion.language.corrections import Corrections
+from companion.language.corrections import Corrections, Group
 from companion.language.settle import (
     correction_question,
     guess_question,
@@ -38,6 +38,7 @@ class Checks(Corrections):
     unplaced: list[str]
     sizes: list[tuple[str, int]]
     plurals: list[str]
+    fixed: tuple[int, str | None, int | None] | None
     clause: int
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
@@ -52,6 +53,21 @@ class Checks(Corrections):
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def reach(self, heir: Group | None, group: Group) -> None:
+        """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
+        last card or the whole list; where the two readings differ (a rank said again, more cards after it),
+        the table is asked."""
+        if heir is None:
+            if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
+                self.doubts.append(self.correction)
+            self.fixed = None
+            return
+        before = {g.rank for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
+                  and (g.owner, g.stranger) == (heir.owner, heir.stranger)}
+        self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
+        if self.fixed is not None and group.rank in before:
+            self.doubts.append(self.correction)
 
     def how_many(self, tok: Tok, k: int, counted: bool) -> None:
         """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""

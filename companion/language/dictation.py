@@ -75,6 +75,7 @@ class _Reader(Suits, Checks):
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
+    fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
 
@@ -205,6 +206,7 @@ class _Reader(Suits, Checks):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
+        self.reach(heir, group)
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
         if heir is not None:  # a correction: the new cards take the place of the old ones

@@ -536,3 +536,13 @@ def test_a_plural_rank_without_a_number_asks_how_many() -> None:
 def test_a_suit_word_before_i_belongs_to_the_card_before() -> None:
     r = parse("аня вышла дамой червей у бори король бубновый и туз у веры десятка", PLAYERS, IGRAFAN)
     assert [s.text for s in r.hands["Борис"] if not s.assumed] == ["K♦"] and r.exact
+
+
+def test_a_correction_after_several_cards_whose_reach_is_unclear_is_asked() -> None:
+    players = ["Маша", "Миша", "Дима"]
+    r = parse("маша вышла на тузе пик у миши король и туз точнее король и дама у димы дама пик", players, IGRAFAN)
+    assert not r.exact and [q.kind for q in r.questions if q.kind == "unclear-correction"]
+    r = parse("маша вышла на тузе пик у миши король и туз точнее дама у димы дама пик", players, IGRAFAN)
+    assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["K", "Q"]
+    r = parse("маша вышла на тузе пик у миши семёрка нет восьмёрка и король у димы дама пик", players, IGRAFAN)
+    assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["8", "K"]
