@@ -23,6 +23,7 @@ from companion.language.settle import (
 from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
+_INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
@@ -39,6 +40,7 @@ class Checks(Corrections):
     sizes: list[tuple[str, int]]
     plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
+    named_winner: str | None
     clause: int
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
@@ -68,6 +70,23 @@ class Checks(Corrections):
         self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)
+
+    def went_out_on(self, player: str) -> bool:
+        """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
+        the instrumental or after «на», is the finishing card."""
+        said = [g for g in self.groups[self.clause :] if not g.dropped and g.owner == player]
+        if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
+            return False
+        word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
+        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+            return False
+        said[0].finishing, self.result.winner, self.named_winner = True, player, player
+        self.want_finish, self.current = False, None
+        return True
+
+    def owner_said(self, k: int) -> bool:
+        """The name at `k` follows «у»: it says whose cards come, not who went out."""
+        return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
 
     def how_many(self, tok: Tok, k: int, counted: bool) -> None:
         """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""

@@ -137,6 +137,9 @@ class _Reader(Suits, Checks):
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
         self.named_winner = None
+        if self.win_pending and self.owner_said(k):  # «…вышла у Бори дама»: whoever went out, not Боря
+            self.doubts.append(tok.text)
+            self.win_pending, self.fallback = False, None
         if self.win_pending:
             self.become_winner(tok, tok.player)
 
@@ -154,6 +157,10 @@ class _Reader(Suits, Checks):
             group = self.orphans.pop()
             group.owner, group.finishing, self.want_finish = self.result.winner, True, False
             self.current = None
+        for group in self.orphans:  # «туз и король, вышла Аня»: whose? not the next name's
+            self.result.unrecognised.extend(group.words)
+            group.dropped = True
+        self.orphans = []
 
     def on_stranger(self, tok: Tok, k: int) -> None:
         """A name of nobody at the table, or of two players: its cards go with it into a question."""
@@ -174,6 +181,8 @@ class _Reader(Suits, Checks):
             self.want_finish = self.win_pending = False
         elif self.result.winner is not None and self.in_sentence == self.result.winner:
             pass  # «Юля вышла семёркой бубей, вышла»: said again
+        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence):
+            pass  # «Аня семёркой треф вышла»
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
             self.named_winner = self.in_sentence

@@ -546,3 +546,19 @@ def test_a_correction_after_several_cards_whose_reach_is_unclear_is_asked() -> N
     assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["K", "Q"]
     r = parse("маша вышла на тузе пик у миши семёрка нет восьмёрка и король у димы дама пик", players, IGRAFAN)
     assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["8", "K"]
+
+
+def test_the_card_said_between_the_name_and_went_out_is_the_finishing_card() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("аня семёркой треф вышла у бори дама пик у веры валет", players, IGRAFAN)
+    assert r.winner == "Аня" and r.finishing_card == "7♣" and "Аня" not in r.hands and r.exact
+
+
+def test_a_name_after_u_never_takes_a_pending_win() -> None:
+    r = parse("у бори туз вышла у веры валет", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert r.winner != "Вера" and not r.exact
+
+
+def test_cards_before_the_winners_name_that_cannot_be_the_finishing_card_go_nowhere() -> None:
+    r = parse("туз и король вышла аня у бори дама пик у веры валет", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert r.hand_texts()["Борис"] == ["Q♠"] and r.unrecognised == ["туз", "король"] and not r.exact
