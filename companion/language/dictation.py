@@ -137,14 +137,16 @@ class _Reader(Suits, Checks):
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
         self.named_winner = None
-        if self.win_pending and self.owner_said(k):  # «…вышла у Бори дама»: whoever went out, not Боря
+        if self.win_pending:
+            self.become_winner(tok, tok.player, k)
+
+    def become_winner(self, tok: Tok, player: str, k: int) -> None:
+        """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
+        дама»: whoever went out, not Боря (asked)."""
+        if self.owner_said(k):
             self.doubts.append(tok.text)
             self.win_pending, self.fallback = False, None
-        if self.win_pending:
-            self.become_winner(tok, tok.player)
-
-    def become_winner(self, tok: Tok, player: str) -> None:
-        """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked."""
+            return
         if self.result.winner not in (None, player):
             self.doubts.append(tok.text)
         self.result.winner, self.win_pending, self.want_finish, self.fallback = player, False, True, None
