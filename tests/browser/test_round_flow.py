@@ -1,0 +1,167 @@
+"""Every round at a real table (issue 21), at 390×844: each new page starts at its top, hands not tapped yet are
+pending and not errors, every tab in view, tap targets of 44×44, the whole deck on one screen."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+from test_scorekeeper import start_series, tap_round
+
+MIN_TAP = 44  # CSS px, both ways
+
+
+def series_by_api(page: Any, base_url: str, names: list[str], ruleset: str = "classic") -> str:
+    """A series made through the API, this phone holding its edit rights (the edit link)."""
+    made = page.request.post(f"{base_url}/api/v1/series", data={"players": names, "ruleset": ruleset,
+                                                                 "starter": names[0]})
+    assert made.status == 201, made.text()
+    body = made.json()
+    page.goto(f"{base_url}/series/{body['id']}/edit?token={body['edit_token']}")
+    return str(body["id"])
+
+
+def open_round(page: Any) -> None:
+    page.get_by_role("link", name=re.compile(r"Записать раунд")).first.click()
+    page.wait_for_url(re.compile(r"/round$"))
+
+
+def in_view(page: Any, locator: Any) -> bool:
+    """Wholly inside the viewport as it is now, without scrolling."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["y"] >= 0 and box["x"] >= 0 and box["y"] + box["height"] <= size["height"] \
+        and box["x"] + box["width"] <= size["width"]
+
+
+def at_top(page: Any) -> None:
+    """The page is (or comes to be, once the new page has settled) scrolled to its top."""
+    page.wait_for_function("() => window.scrollY === 0", timeout=3000)
+
+
+def scroll_to_bottom(page: Any) -> None:
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+
+
+def test_every_new_page_starts_at_its_top(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    page.goto(base_url + "/")
+    scroll_to_bottom(page)  # «Начать партию» sits at the bottom of the start page
+    start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
+    at_top(page)  # the new series: «Записать раунд 1» in view
+    expect(page.get_by_role("link", name="Записать раунд 1")).to_be_in_viewport()
+    tap_round(page, "Аня", "дама червей", {"Борис": ["десятка треф"], "Вера": ["шестёрка пик"], "Глеб": ["дама пик"]})
+    at_top(page)  # the standings after «Сохранить раунд»: every total in view
+    expect(page.locator(".totals .player").first).to_be_in_viewport()
+    tap_round(page, "Борис", "семёрка червей", {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]})
+    at_top(page)
+    scroll_to_bottom(page)
+    page.get_by_role("link", name="Записать раунд 3").click()
+    page.wait_for_url(re.compile(r"/round$"))
+    at_top(page)  # «Раунд 3» in view
+    expect(page.get_by_role("heading", name="Раунд 3")).to_be_in_viewport()
+
+
+def test_a_refused_round_keeps_its_place_and_focuses_the_first_error(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    open_round(page)
+    page.locator("label.pill", has_text="Аня").click()
+    page.locator("[data-panel=finish] input[aria-label='восьмёрка треф'] + span").click()
+    page.locator(".panel.active input[aria-label='туз пик'] + span").click()  # Борис; Вера is left empty
+    save = page.get_by_role("button", name="Сохранить раунд")
+    save.scroll_into_view_if_needed()
+    save.click()
+    expect(page.locator("[data-first-error]")).to_contain_text("Вера")
+    assert page.evaluate("window.scrollY") > 0  # the page did not jump to its top
+    expect(page.locator("[data-first-error]")).to_be_in_viewport()
+    assert page.evaluate("document.activeElement.name") == "points-2"  # Вера's field, ready to fix
+
+
+def test_hands_not_tapped_yet_are_pending_until_save(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
+    open_round(page)
+    page.locator("label.pill", has_text="Аня").click()
+    page.locator("[data-panel=finish] input[aria-label='дама червей'] + span").click()
+    page.locator(".panel.active input[aria-label='туз пик'] + span").click()  # Борис
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Ещё не отмечены: Вера, Глеб")
+    expect(preview).not_to_contain_text("не осталось карт")
+    expect(preview.locator(".problems")).to_have_count(0)
+    expect(preview).not_to_contain_text("Можно сохранять")
+    page.get_by_role("button", name="Сохранить раунд").click()  # now it is an error, at the player
+    expect(page.locator("[data-panel=p2] .error")).to_contain_text("Вера")
+
+
+def test_six_players_every_tab_in_view(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    series_by_api(page, base_url, ["Аня", "Борис", "Вера", "Глеб", "Дина", "Егор"], ruleset="elimination")
+    open_round(page)
+    tabs = page.locator(".tab")
+    expect(tabs).to_have_count(6)
+    for i in range(6):
+        assert in_view(page, tabs.nth(i)), tabs.nth(i).inner_text()
+    assert page.evaluate("document.querySelector('.tabs').scrollWidth <= document.querySelector('.tabs').clientWidth")
+
+
+def small_controls(page: Any) -> list[str]:
+    """Visible links, buttons, summaries and tappable labels smaller than MIN_TAP either way."""
+    return list(page.evaluate(
+        """(min) => [...document.querySelectorAll('a, button, summary, label.pill span, label.c span')]
+             .filter(e => e.offsetParent !== null && !e.closest('.sr-only'))
+             .map(e => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
+             .filter(([, r]) => r.width < min || r.height < min)
+             .map(([t, r]) => `${t} ${Math.round(r.width)}×${Math.round(r.height)}`)""", MIN_TAP))
+
+
+def test_every_control_used_during_play_is_at_least_44_px(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
+    tap_round(page, "Аня", "дама червей", {"Борис": ["десятка треф"], "Вера": ["шестёрка пик"], "Глеб": ["дама пик"]})
+    tap_round(page, "Борис", "семёрка червей", {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]})
+    page.get_by_role("button", name="Отменить раунд 2").click()  # a correction in the history too
+    page.get_by_role("button", name="Отменить раунд 2").wait_for(state="detached")
+    assert small_controls(page) == []  # standings: ✎, PDF · CSV · JSON, RU/EN, the history's «Вернуть»
+    open_round(page)
+    page.locator("label.pill", has_text="Вера").click()
+    assert small_controls(page) == []  # the round page: «Счёт», pills, tabs, cards
+
+
+def test_the_whole_deck_fits_one_screen_and_a_round_takes_17_taps(new_page: Any, base_url: str) -> None:
+    """4 players, 390×844, the winner and the finishing card chosen: all 36 cards of the shown hand and «Сохранить
+    раунд» on screen without scrolling; 12 leftover cards in 17 taps, each on screen when tapped."""
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
+    open_round(page)
+    taps = 0
+
+    def tap(locator: Any) -> None:
+        nonlocal taps
+        assert page.evaluate("window.scrollY") == 0
+        assert in_view(page, locator), locator
+        locator.click()
+        taps += 1
+
+    tap(page.locator("label.pill", has_text="Аня"))
+    tap(page.locator("[data-panel=finish] input[aria-label='дама червей'] + span"))
+    cards = page.locator(".panel.active .c span")
+    expect(cards).to_have_count(36)
+    for i in range(36):
+        assert in_view(page, cards.nth(i)), cards.nth(i).inner_text()
+    save = page.get_by_role("button", name="Сохранить раунд")
+    assert in_view(page, save)
+    hands = {"Борис": ["туз пик", "король пик", "десятка треф", "шестёрка бубен"],
+             "Вера": ["туз червей", "король червей", "валет бубен", "девятка пик"],
+             "Глеб": ["туз бубен", "король треф", "восьмёрка треф", "семёрка пик"]}
+    for n, (player, hand) in enumerate(hands.items()):
+        if n:  # after the finishing card the first empty hand opens by itself
+            tap(page.locator(".tab", has_text=player))
+        expect(page.locator(".tab[aria-selected=true]")).to_contain_text(player)
+        for name in hand:
+            tap(page.locator(f".panel.active input[aria-label='{name}'] + span"))
+    tap(save)
+    page.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
+    assert taps == 17
