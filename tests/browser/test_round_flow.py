@@ -149,10 +149,13 @@ def test_the_whole_deck_fits_one_screen_and_a_round_takes_17_taps(new_page: Any,
     tap(page.locator("[data-panel=finish] input[aria-label='дама червей'] + span"))
     cards = page.locator(".panel.active .c span")
     expect(cards).to_have_count(36)
-    for i in range(36):
-        assert in_view(page, cards.nth(i)), cards.nth(i).inner_text()
     save = page.get_by_role("button", name="Сохранить раунд")
     assert in_view(page, save)
+    bar_top = page.locator(".actions").bounding_box()["y"]  # the bar with «Сохранить раунд» stays at the bottom
+    for i in range(36):
+        assert in_view(page, cards.nth(i)), cards.nth(i).inner_text()
+        box = cards.nth(i).bounding_box()
+        assert box["y"] + box["height"] <= bar_top, f"{cards.nth(i).inner_text()} is under the bar"
     hands = {"Борис": ["туз пик", "король пик", "десятка треф", "шестёрка бубен"],
              "Вера": ["туз червей", "король червей", "валет бубен", "девятка пик"],
              "Глеб": ["туз бубен", "король треф", "восьмёрка треф", "семёрка пик"]}
