@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from test_scorekeeper import start_series, tap_round
 
 MIN_TAP = 44  # CSS px, both ways
+SECOND = {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]}  # round 2 of four players
 
 
 def series_by_api(page: Any, base_url: str, names: list[str], ruleset: str = "classic") -> str:
@@ -55,7 +56,7 @@ def test_every_new_page_starts_at_its_top(new_page: Any, base_url: str) -> None:
     tap_round(page, "Аня", "дама червей", {"Борис": ["десятка треф"], "Вера": ["шестёрка пик"], "Глеб": ["дама пик"]})
     at_top(page)  # the standings after «Сохранить раунд»: every total in view
     expect(page.locator(".totals .player").first).to_be_in_viewport()
-    tap_round(page, "Борис", "семёрка червей", {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]})
+    tap_round(page, "Борис", "семёрка червей", SECOND)
     at_top(page)
     scroll_to_bottom(page)
     page.get_by_role("link", name="Записать раунд 3").click()
@@ -121,7 +122,7 @@ def test_every_control_used_during_play_is_at_least_44_px(new_page: Any, base_ur
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
     tap_round(page, "Аня", "дама червей", {"Борис": ["десятка треф"], "Вера": ["шестёрка пик"], "Глеб": ["дама пик"]})
-    tap_round(page, "Борис", "семёрка червей", {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]})
+    tap_round(page, "Борис", "семёрка червей", SECOND)
     page.get_by_role("button", name="Отменить раунд 2").click()  # a correction in the history too
     page.get_by_role("button", name="Отменить раунд 2").wait_for(state="detached")
     assert small_controls(page) == []  # standings: ✎, PDF · CSV · JSON, RU/EN, the history's «Вернуть»
