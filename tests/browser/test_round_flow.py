@@ -169,3 +169,58 @@ def test_the_whole_deck_fits_one_screen_and_a_round_takes_17_taps(new_page: Any,
     tap(save)
     page.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
     assert taps == 17
+
+
+def test_bringing_a_round_back_asks_first_naming_what_changes(new_page: Any, base_url: str) -> None:
+    page = new_page()
+    made = page.request.post(f"{base_url}/api/v1/series", data={"players": ["Аня", "Борис", "Вера"], "starter": "Аня"})
+    series_id, token = made.json()["id"], made.json()["edit_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    rounds = f"{base_url}/api/v1/series/{series_id}/rounds"
+    for body in ({"winner": "Аня", "finishing_card": "8c", "typed_points": {"Борис": 20, "Вера": 80}},
+                 {"winner": "Аня", "finishing_card": "8d", "typed_points": {"Борис": 10, "Вера": 9}}):
+        assert page.request.post(rounds, headers=auth, data=body).ok
+    assert page.request.delete(f"{rounds}/2", headers=auth).ok  # undone
+    new = {"winner": "Аня", "finishing_card": "8h", "typed_points": {"Борис": 5, "Вера": 22}}
+    assert page.request.post(rounds, headers=auth, data=new).ok  # a new round 2: Вера 102, the series is over
+    page.goto(f"{base_url}/series/{series_id}/edit?token={token}")
+    expect(page.locator(".end")).to_be_visible()
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_role("button", name="Вернуть раунд 2").click()
+    expect(page.get_by_role("button", name="Вернуть раунд 2")).to_be_visible()
+    assert asked == ["Вернуть удалённый раунд 2? Тогда раунд вернётся как раунд 2, итоги изменятся: Борис 25 → 35, "
+                     "Вера 102 → 111. С тех пор записан новый раунд 2 — он станет раундом 3. "
+                     "Партия уже окончена — её итоговый счёт изменится."]
+    assert len(page.request.get(f"{base_url}/api/v1/series/{series_id}").json()["rounds"]) == 2  # dismissed: nothing
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Вернуть раунд 2").click()
+    expect(page.locator(".totals .player", has_text="Вера").locator(".total")).to_have_text("111")
+    assert len(page.request.get(f"{base_url}/api/v1/series/{series_id}").json()["rounds"]) == 3
+
+
+def test_without_javascript_bringing_a_round_back_asks_on_a_page(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False,
+                                  service_workers="block")
+    context.set_default_timeout(8000)
+    try:
+        page = context.new_page()
+        start_series(page, base_url, ["Аня", "Борис"])
+        page.get_by_role("link", name="Записать раунд 1").click()
+        page.locator("label.pill", has_text="Аня").click()
+        page.locator("[data-panel=finish] input[aria-label='восьмёрка треф'] + span").click()
+        page.locator("[data-panel=p1] input[aria-label='туз пик'] + span").click()
+        page.get_by_role("button", name="Сохранить раунд").click()
+        page.get_by_role("button", name="Отменить раунд 1").click()  # without JavaScript the undo is one tap
+        expect(page.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("0")
+        page.get_by_role("button", name="Вернуть раунд 1").click()
+        expect(page.locator(".restore")).to_contain_text(
+            "Вернуть удалённый раунд 1? Тогда раунд вернётся как раунд 1, итоги изменятся: Борис 0 → 11.")
+        expect(page.locator(".restore")).to_contain_text("Раунд: Аня: выход на 8♣; Борис: Т♠")
+        page.get_by_role("link", name="Оставить счёт как есть").click()
+        expect(page.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("0")
+        page.get_by_role("button", name="Вернуть раунд 1").click()
+        page.get_by_role("button", name="Вернуть", exact=True).click()
+        expect(page.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("11")
+    finally:
+        context.close()
