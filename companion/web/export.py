@@ -26,7 +26,7 @@ from ..storage import get_db, round_history
 from .conditional import conditional
 from .errors import answer
 from .links import public_url, qr_png
-from .numbers import minus, signed
+from .numbers import minus, signed, zone_key
 from .pages import load_or_404
 from .series_view import Cell, SeriesView, event_text, history_view, series_view
 from .tables import series_rules_lines
@@ -156,7 +156,7 @@ def sheet_html(series: Series) -> str:
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
-    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
+    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url, zone_key())
     return renderer.get_or_render(
         key,
         lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
@@ -175,7 +175,8 @@ def scoresheet_pdf(series_id: str) -> Response:
 
     headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
     try:
-        return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
+        etag = f"pdf-{series.id}-v{series.version}-{current_language()}-{zone_key()}"  # its times are the table's
+        return conditional(etag, render, headers=headers)
     except pdf.RenderBusy:
         response = answer(
             503,

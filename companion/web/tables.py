@@ -145,7 +145,7 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
             {
                 "n": n,
                 "id": game.id,
-                "date": game.row.created_at[:10],
+                "date": game.row.created_at,  # the page prints it as a date of the table's zone
                 "players": ", ".join(game.setup.players),
                 "ruleset": gettext(game.setup.ruleset.name),
                 "rounds": len(game.entries),

@@ -4,6 +4,7 @@ pending and not errors, every tab in view, tap targets of 44×44, the whole deck
 from __future__ import annotations
 
 import re
+import subprocess
 from typing import Any
 
 from playwright.sync_api import expect
@@ -222,5 +223,34 @@ def test_without_javascript_bringing_a_round_back_asks_on_a_page(browser: Any, b
         page.get_by_role("button", name="Вернуть раунд 1").click()
         page.get_by_role("button", name="Вернуть", exact=True).click()
         expect(page.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("11")
+    finally:
+        context.close()
+
+
+def test_times_and_numbers_as_the_table_reads_them(browser: Any, base_url: str) -> None:
+    """A phone in Moscow: the history says «удалён в 04:35» (with its space), the scoresheet it downloads prints the
+    same clock, the table page writes 10,5 and 02.12.2026, and the ⌨ legend waits for a typed round."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", timezone_id="Europe/Moscow",
+                                  service_workers="block")
+    context.set_default_timeout(8000)
+    try:
+        page = context.new_page()
+        start_series(page, base_url, ["Аня", "Борис"])
+        for card, cards in (("восьмёрка треф", ["туз пик"]), ("восьмёрка бубен", ["десятка пик"]),
+                            ("восьмёрка червей", ["король пик"])):
+            tap_round(page, "Аня", card, {"Борис": cards})
+        page.get_by_role("button", name="Отменить раунд 3").click()  # just saved: one tap
+        line = page.locator(".history summary").first
+        expect(line).to_have_text(re.compile(r"^Раунд 3 удалён в \d\d:\d\d$"))
+        clock = line.inner_text()[-5:]
+        expect(page.locator(".rounds")).to_be_visible()
+        expect(page.get_by_text("⌨ после очков")).to_have_count(0)  # no round was typed in
+        pdf = page.request.get(base_url + page.get_by_role("link", name="PDF").get_attribute("href"))  # its cookies
+        text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf.body(), capture_output=True, check=True)
+        assert re.search(rf"\d\d\.\d\d\.\d{{4}} {clock}(?! UTC)", text.stdout.decode()), clock
+        page.get_by_role("link", name="Наш стол: все серии и статистика").click()
+        stats = page.locator(".stats")
+        expect(stats.locator("tr", has_text="Очков в среднем за раунд")).to_contain_text("10,5")
+        expect(page.locator(".row-link strong").first).to_have_text(re.compile(r"^1\. \d\d\.\d\d\.\d{4} · Аня, Борис"))
     finally:
         context.close()
