@@ -14,6 +14,11 @@ from test_scorekeeper import start_series, tap_round, total
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
 
 
+def entry(winner: str, finish: str, hands: dict[str, list[str]]) -> dict[str, Any]:
+    """A round as the API gives it back."""
+    return {"winner": winner, "finishing_card": finish, "hands": hands}
+
+
 def page_totals(page: Any) -> dict[str, str]:
     return {p: total(page, p).inner_text() for p in PLAYERS}
 
@@ -30,9 +35,9 @@ def test_a_game_night_on_a_phone_loses_nothing(new_page: Any, base_url: str) -> 
     entered: list[dict[str, Any]] = []  # what the table entered, round by round, as the API names cards
 
     tap_round(page, "Аня", "восьмёрка треф", {"Борис": ["туз пик"], "Вера": ["король пик"], "Глеб": ["шестёрка пик"]})
-    entered.append({"winner": "Аня", "finishing_card": "8♣", "hands": {"Борис": ["A♠"], "Вера": ["K♠"], "Глеб": ["6♠"]}})
+    entered.append(entry("Аня", "8♣", {"Борис": ["A♠"], "Вера": ["K♠"], "Глеб": ["6♠"]}))
     tap_round(page, "Борис", "девятка червей", {"Аня": ["десятка бубен"], "Вера": ["валет треф"], "Глеб": ["туз треф"]})
-    entered.append({"winner": "Борис", "finishing_card": "9♥", "hands": {"Аня": ["10♦"], "Вера": ["J♣"], "Глеб": ["A♣"]}})
+    entered.append(entry("Борис", "9♥", {"Аня": ["10♦"], "Вера": ["J♣"], "Глеб": ["A♣"]}))
 
     # round 3: the Wi-Fi drops at «Сохранить раунд»; it comes back, the page is reloaded while the laptop is still
     # out of reach, and the round goes by itself once it can
@@ -48,7 +53,7 @@ def test_a_game_night_on_a_phone_loses_nothing(new_page: Any, base_url: str) -> 
     expect(page.locator(".offline .queued")).to_contain_text("Раунд 3 сохранён на телефоне и отправится сам")
     page.unroute(sends)
     page.wait_for_url(SAVED, timeout=40000)  # the next retry sends it, and the totals follow
-    entered.append({"winner": "Вера", "finishing_card": "7♦", "hands": {"Аня": ["K♣"], "Борис": ["10♠"], "Глеб": ["J♥"]}})
+    entered.append(entry("Вера", "7♦", {"Аня": ["K♣"], "Борис": ["10♠"], "Глеб": ["J♥"]}))
     assert len(rounds_stored(page, base_url, series_id)) == 3
 
     # round 4: half tapped, the page reloaded by accident; the taps are still there
@@ -62,7 +67,7 @@ def test_a_game_night_on_a_phone_loses_nothing(new_page: Any, base_url: str) -> 
     page.locator(".panel.active input[aria-label='шестёрка червей'] + span").click()
     save(page)
     page.wait_for_url(SAVED)
-    entered.append({"winner": "Глеб", "finishing_card": "8♠", "hands": {"Аня": ["A♥"], "Борис": ["9♣"], "Вера": ["6♥"]}})
+    entered.append(entry("Глеб", "8♠", {"Аня": ["A♥"], "Борис": ["9♣"], "Вера": ["6♥"]}))
 
     # round 5: a redeal
     open_round(page)
@@ -85,7 +90,7 @@ def test_a_game_night_on_a_phone_loses_nothing(new_page: Any, base_url: str) -> 
     page.get_by_role("button", name="Отменить раунд 6").click()
     expect(page.get_by_role("button", name="Вернуть раунд 6")).to_be_visible()
     tap_round(page, "Борис", "семёрка треф", {"Аня": ["туз бубен"], "Вера": ["король бубен"], "Глеб": ["дама бубен"]})
-    entered.append({"winner": "Борис", "finishing_card": "7♣", "hands": {"Аня": ["A♦"], "Вера": ["K♦"], "Глеб": ["Q♦"]}})
+    entered.append(entry("Борис", "7♣", {"Аня": ["A♦"], "Вера": ["K♦"], "Глеб": ["Q♦"]}))
 
     # round 7: Глеб's points typed in, to 102: over the line, the series is over
     gleb = int(total(page, "Глеб").inner_text().replace("−", "-"))

@@ -9,6 +9,7 @@ import contextlib
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from test_scorekeeper import start_series, tap_round, total
@@ -51,6 +52,7 @@ def save(page: Any) -> None:
     page.get_by_role("button", name="Сохранить раунд").click()
 
 
+@pytest.mark.slow
 def test_a_round_saved_without_wifi_is_kept_and_sent_by_itself_once(new_page: Any, base_url: str) -> None:
     page = new_page()
     series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
@@ -68,6 +70,7 @@ def test_a_round_saved_without_wifi_is_kept_and_sent_by_itself_once(new_page: An
     assert len(rounds_stored(page, base_url, series_id)) == 2
 
 
+@pytest.mark.slow
 def test_a_save_whose_answer_was_lost_is_recorded_once_even_after_reloads(new_page: Any, base_url: str) -> None:
     page = new_page()
     series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
@@ -99,6 +102,7 @@ def test_a_save_whose_answer_was_lost_is_recorded_once_even_after_reloads(new_pa
     assert page.evaluate("localStorage.getItem('companion.rounds-to-send')") == "[]"
 
 
+@pytest.mark.slow
 def test_taps_in_progress_survive_a_reload_and_a_back(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис", "Вера"])
@@ -123,6 +127,7 @@ def test_taps_in_progress_survive_a_reload_and_a_back(new_page: Any, base_url: s
     expect(page.locator("#round-form input:checked")).to_have_count(0)
 
 
+@pytest.mark.slow
 def test_a_round_queued_while_another_phone_saved_goes_onto_the_fresh_state(new_page: Any, base_url: str) -> None:
     page = new_page()
     series_id, token = made_by_api(page, base_url, ["Аня", "Борис"])
@@ -143,6 +148,7 @@ def test_a_round_queued_while_another_phone_saved_goes_onto_the_fresh_state(new_
     expect(total(page, "Борис")).to_have_text("11")
 
 
+@pytest.mark.slow
 def test_a_queued_round_refused_on_the_fresh_state_is_offered_again_or_dropped(new_page: Any, base_url: str) -> None:
     page = new_page()
     series_id, token = made_by_api(page, base_url, ["Аня", "Борис"])
@@ -193,6 +199,7 @@ def test_a_queued_round_refused_on_the_fresh_state_is_offered_again_or_dropped(n
     expect(page.locator(".offline .queued li")).to_have_count(0)
 
 
+@pytest.mark.slow
 def test_the_standings_say_when_they_were_updated_and_that_the_connection_is_gone(new_page: Any, base_url: str) -> None:
     editor = new_page()
     series_id = start_series(editor, base_url, ["Аня", "Борис"])

@@ -7,6 +7,7 @@ import re
 import subprocess
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 from test_scorekeeper import start_series, tap_round
 
@@ -47,6 +48,7 @@ def scroll_to_bottom(page: Any) -> None:
     page.wait_for_function("() => window.scrollY > 0")
 
 
+@pytest.mark.slow
 def test_every_new_page_starts_at_its_top(new_page: Any, base_url: str) -> None:
     page = new_page()
     page.goto(base_url + "/")
@@ -119,6 +121,7 @@ def small_controls(page: Any) -> list[str]:
              .map(([t, r]) => `${t} ${Math.round(r.width)}×${Math.round(r.height)}`)""", MIN_TAP))
 
 
+@pytest.mark.slow
 def test_every_control_used_during_play_is_at_least_44_px(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
@@ -200,6 +203,7 @@ def test_bringing_a_round_back_asks_first_naming_what_changes(new_page: Any, bas
     assert len(page.request.get(f"{base_url}/api/v1/series/{series_id}").json()["rounds"]) == 3
 
 
+@pytest.mark.slow
 def test_without_javascript_bringing_a_round_back_asks_on_a_page(browser: Any, base_url: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", java_script_enabled=False,
                                   service_workers="block")
@@ -227,6 +231,7 @@ def test_without_javascript_bringing_a_round_back_asks_on_a_page(browser: Any, b
         context.close()
 
 
+@pytest.mark.slow
 def test_times_and_numbers_as_the_table_reads_them(browser: Any, base_url: str) -> None:
     """A phone in Moscow: the history says «удалён в 04:35» (with its space), the scoresheet it downloads prints the
     same clock, the table page writes 10,5 and 02.12.2026, and the ⌨ legend waits for a typed round."""
