@@ -288,7 +288,8 @@
 
   function init() {
     var form = roundForm();
-    if (form) restoreDraft(form);
+    if (form && form.hasAttribute("data-draft")) restoreDraft(form);
+    else if (form) saveDraft(form);  // a form the server answered (refused, or filled from what was said): keep that
     if (document.getElementById("freshness")) freshness(navigator.onLine !== false);
     show();
     schedule(0);
