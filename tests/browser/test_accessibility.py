@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_scorekeeper import start_series, tap_round
+
+from tests.browser.test_scorekeeper import start_series, tap_round
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text(encoding="utf-8")
 PHONE = {"width": 390, "height": 844}

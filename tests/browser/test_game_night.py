@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_offline_round import SAVED, open_round, rounds_stored, save, tap
-from test_scorekeeper import start_series, tap_round, total
+
+from tests.browser.test_offline_round import SAVED, open_round, rounds_stored, save, tap
+from tests.browser.test_scorekeeper import start_series, tap_round, total
 
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round, total
+
+from tests.browser.test_scorekeeper import start_series, tap_round, total
 
 SAVED = re.compile(r"/series/[\w-]+(\?saved=\d+)?$")
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round
+
+from tests.browser.test_scorekeeper import start_series, tap_round
 
 MIN_TAP = 44  # CSS px, both ways
 SECOND = {"Аня": ["туз треф"], "Вера": ["шестёрка бубен"], "Глеб": ["король червей"]}  # round 2 of four players

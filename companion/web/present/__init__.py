@@ -1,1 +1,1 @@
-"""View-models and text: what the pages, the PDF, the CSV and the JSON show."""
+"""View-models and text: what the pages, the PDF, the CSV and the JSON read."""

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import RuleError
-from ...core.series import RoundInput, replay
-from ...i18n import gettext, translate_error
-from ...series_service import Series, check_room
-from ..numbers import minus
+from companion.core.errors import RuleError
+from companion.core.series import RoundInput, replay
+from companion.i18n import gettext, translate_error
+from companion.service.series import Series, check_room
+from companion.web.present.numbers import minus
 
 
 @dataclass(frozen=True)
