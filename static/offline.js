@@ -229,10 +229,10 @@
   function clock(d) {
     return d.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
   }
-  function freshness(online) {
+  function freshness(online, fetched) {
     var p = document.getElementById("freshness");
     if (!p) return;
-    if (online) updatedAt = new Date();
+    if (fetched || !updatedAt) updatedAt = new Date();
     var at = clock(updatedAt || new Date());
     p.hidden = false;
     p.classList.toggle("gone", !online);
@@ -264,7 +264,10 @@
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var elt = e.detail.elt, xhr = e.detail.xhr;
-    if (elt && elt.id === "live" && xhr && (e.detail.successful || xhr.status === 304)) freshness(true);
+    // the standings polled (a 304 too: nothing new), or a whole page just loaded: they are as of now
+    if (xhr && (e.detail.successful || xhr.status === 304) && ((elt && elt.id === "live") || e.detail.boosted)) {
+      freshness(true, true);
+    }
     // a round form posted and answered elsewhere (the standings): saved, the draft has done its work
     // (the form may be gone from the page by now, so it is known by the address it posted to)
     var posted = e.detail.pathInfo && e.detail.pathInfo.requestPath;
@@ -282,7 +285,8 @@
     var form = e.target && e.target.form;
     if (form && form.id === "round-form" && /^points-/.test(e.target.name)) saveDraft(form);
   });
-  window.addEventListener("online", function () { failures = 0; schedule(0); freshness(true); });
+  // back online: the standings are as of their last update until the next poll (within seconds) brings them
+  window.addEventListener("online", function () { failures = 0; schedule(0); freshness(true, false); });
   window.addEventListener("offline", function () { freshness(false); });
   window.addEventListener("storage", function (e) { if (e.key === QUEUE) show(); });
 
@@ -290,7 +294,7 @@
     var form = roundForm();
     if (form && form.hasAttribute("data-draft")) restoreDraft(form);
     else if (form) saveDraft(form);  // a form the server answered (refused, or filled from what was said): keep that
-    if (document.getElementById("freshness")) freshness(navigator.onLine !== false);
+    if (document.getElementById("freshness")) freshness(navigator.onLine !== false, !updatedAt);
     show();
     schedule(0);
   }
