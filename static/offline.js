@@ -255,7 +255,12 @@
     var elt = e.detail.elt;
     if (elt && elt.id === "round-form" && lastParams && isSave(lastParams)) {
       var entries = [];
-      lastParams.forEach(function (v, k) { if (v !== "" && (KEPT.test(k) || k === "redeal" || k === "op")) entries.push([k, v]); });
+      var said = lastParams.get("op") === "say-save";  // «Save as said» sends what was said with the grid
+      lastParams.forEach(function (v, k) {
+        if (v !== "" && (KEPT.test(k) || k === "redeal" || k === "op" || (said && (k === "say" || k === "said")))) {
+          entries.push([k, v]);
+        }
+      });
       enqueue(elt, entries);
       announce(text("queued", { n: elt.dataset.round }));
     } else if (elt && elt.id === "live") {
