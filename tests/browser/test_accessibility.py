@@ -97,6 +97,7 @@ def test_no_serious_or_critical_findings_on_any_page(scheme_page: Any, base_url:
     page.get_by_role("button", name="Начать партию", exact=True).last.click()
     found["start refused"] = findings(page)
     page.goto(f"{base_url}/series/{series_id}/round")
+    page.locator("#say-block > summary").click()  # the dictation block opens with its questions checked too
     page.locator("#say").fill("Борис вышел дамой у Ани джокер и туз")
     page.locator("#say-result li").first.wait_for()
     page.get_by_role("button", name="Сохранить раунд").click()
