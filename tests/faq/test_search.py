@@ -149,6 +149,7 @@ def test_a_changed_labelled_question_is_learned_anew(tmp_path: Path) -> None:
     entries, asked = small()
     search.FaqSearch(entries, asked, cache=tmp_path)
     [before] = tmp_path.glob("faq-search-*.npz")
+    (tmp_path / f"{before.name}.999.part").write_bytes(b"left by a crash")
     changed = [{**asked[0], "text": "zorblat fimbly wumpus"}, *asked[1:]]
     relearned = search.FaqSearch(entries, changed, cache=tmp_path)
     [after] = tmp_path.glob("faq-search-*.npz")

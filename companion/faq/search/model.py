@@ -159,8 +159,8 @@ def learned(examples: Sequence[Example], folder: Path | None) -> Model:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         model.save(path)
-        for old in folder.glob("faq-search-*.np[yz]"):
-            if old.stem != path.stem:
+        for old in folder.glob("faq-search-*"):  # other data's files, and parts a crash left
+            if not old.name.startswith(f"{path.stem}."):
                 old.unlink(missing_ok=True)
         return Model.load(path)  # the weights mapped from the file, as at every later start
     except (OSError, ValueError):
