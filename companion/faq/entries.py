@@ -8,7 +8,7 @@ conditions the rules meet gives the verdict and the explanation, every note whos
 conditions they meet adds a paragraph, and every number is filled from the same rules
 (`rule_values`). No preset's name decides anything: conditions read rule values only.
 `tests/faq/test_entries.py` checks the files, `tests/faq/test_rule_values.py` the answers.
-The search over these entries is `companion.faq_search`.
+The search over these entries is `companion.faq.search`.
 """
 
 from __future__ import annotations
@@ -48,12 +48,6 @@ class FaqText:
     decision: str = ""  # which decision of docs/rules-decisions.md the verdict follows (no rule-card row states it)
     source_lines: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     # what each written source says on the point, one line in our words, by source id
-    elsewhere: tuple[str, ...] = ()  # the texts of the cases and notes of other rules (for the search)
-
-    @property
-    def by_ruleset(self) -> Mapping[str, str]:
-        """The other rules' texts, for the search index (it reads them like notes)."""
-        return MappingProxyType({str(i): text for i, text in enumerate(self.elsewhere)})
 
     def full_answer(self) -> str:
         """Verdict, explanation and notes: paragraphs joined by a blank line."""
@@ -129,7 +123,7 @@ def _answer(entry: FaqEntry, lang: str, rs: RuleSet) -> FaqText:
     return replace(
         raw, question=fill(raw.question, rs, lang), verdict=fill(chosen.get("verdict", raw.verdict), rs, lang),
         answer=fill(chosen.get("answer", raw.answer), rs, lang), notes=notes,
-        decision=fill(raw.decision, rs, lang), elsewhere=(),
+        decision=fill(raw.decision, rs, lang),
     )
 
 
@@ -195,23 +189,17 @@ def parse_entry(data: Mapping[str, Any], slug: str) -> FaqEntry:
     """One entry from its parsed TOML; `slug` is the file name, which must match."""
     if data.get("slug") != slug:
         raise FaqFormatError(f"{slug}.toml: slug = {data.get('slug')!r} must equal the file name")
-    ru, en = _text(data.get("ru"), f"{slug} [ru]"), _text(data.get("en"), f"{slug} [en]")
+    ru, en = _text(data.get("ru"), f"{slug} [ru]"), _text(data.get("en"), f"{slug} [en]")  # first: the texts
     group = data.get("group")
     if group not in GROUPS:
         raise FaqFormatError(f"{slug}.toml: group = {group!r} must be one of {', '.join(GROUPS)}")
-    cases, notes = _cases(data, slug), _notes(data, slug)
-
-    def elsewhere(lang: str) -> tuple[str, ...]:
-        return tuple(t for c in cases for t in c.texts[lang].values()) + tuple(n.texts[lang] for n in notes)
-
     return FaqEntry(
         slug=slug, group=group,
         sources=_strings(data, "sources", slug),
         related=_strings(data, "related", slug),
         rulesets=_strings(data, "rulesets", slug),
-        ru=replace(ru, elsewhere=elsewhere("ru")), en=replace(en, elsewhere=elsewhere("en")),
-        cites=_strings(data, "rule_card", slug),
-        cases=cases, notes=notes,
+        ru=ru, en=en, cites=_strings(data, "rule_card", slug),
+        cases=_cases(data, slug), notes=_notes(data, slug),
     )
 
 

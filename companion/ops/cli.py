@@ -45,6 +45,7 @@ def address_to_show(host: str) -> str:
 
 def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     from companion import create_app
+    from companion.faq.search import search_engine
     from companion.ops import server
 
     app = create_app()
@@ -56,6 +57,8 @@ def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
+    with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
+        search_engine()
     server.settle_memory()
     if workers > 1:
         server.run_gunicorn(app, host, port, workers, threads)
