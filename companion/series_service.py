@@ -9,7 +9,8 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlite_utils
@@ -25,6 +26,7 @@ class Series:
     setup: SeriesSetup
     entries: tuple[RoundInput, ...]
     standings: Standings
+    marks: Mapping[int, Mapping[str, storage.Mark]] = field(default_factory=dict)  # round n → player → word
 
     @property
     def id(self) -> str:
@@ -66,12 +68,12 @@ class _RecentSeries:
 
     def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self.series: OrderedDict[tuple[str, int, str], Series] = OrderedDict()
+        self.series: OrderedDict[tuple[str, int, str, int], Series] = OrderedDict()
         self.lock = threading.Lock()
 
     @staticmethod
-    def key(row: storage.SeriesRow) -> tuple[str, int, str]:
-        return (row.id, row.version, row.updated_at)
+    def key(row: storage.SeriesRow) -> tuple[str, int, str, int]:
+        return (row.id, row.version, row.updated_at, row.marks)
 
     def get(self, row: storage.SeriesRow) -> Series | None:
         key = self.key(row)
@@ -106,7 +108,11 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
         standings = replay(setup, entries)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:  # RuleError is a ValueError
         raise UnreadableSeries(series_id, error) from error
-    return _recent.put(Series(row, setup, entries, standings))
+    return _recent.put(Series(row, setup, entries, standings, _marks(db, row)))
+
+
+def _marks(db: sqlite_utils.Database, row: storage.SeriesRow) -> dict[int, dict[str, storage.Mark]]:
+    return storage.load_marks(db, row.id) if row.marks else {}
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
@@ -160,7 +166,7 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
         fresh = load(db, series.id)
         assert fresh is not None
         raise VersionConflict(fresh) from None
-    return _recent.put(Series(row, series.setup, tuple(entries), standings))
+    return _recent.put(Series(row, series.setup, tuple(entries), standings, _marks(db, row)))
 
 
 def round_number(series: Series, n: Any) -> int | None:

@@ -25,6 +25,8 @@ def init_app(app: Flask) -> None:
         referee,
         referee_api,
         round_text_api,
+        seat_pages,
+        seats_api,
         series,
         shell,
         tables,
@@ -44,6 +46,8 @@ def init_app(app: Flask) -> None:
         tables,
         round_text_api,
         numbers,
+        seats_api,
+        seat_pages,
     ):
         app.register_blueprint(module.bp)
     errors.init_app(app)
@@ -51,6 +55,9 @@ def init_app(app: Flask) -> None:
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
     app.context_processor(named_limits)
+    from .series_view import dispute_text
+
+    app.jinja_env.globals["dispute_text"] = dispute_text
 
 
 def named_limits() -> dict[str, Any]:

@@ -19,6 +19,7 @@ from ..core.languages import LANGUAGES
 from ..core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from ..core.scoring import max_hand, score_hand
 from ..i18n import gettext, in_both_languages
+from ..service import seats
 from ..storage import get_db, round_history
 from . import idempotency
 from .api_request import authorize, created, if_match_version, json_body, json_object, load_series
@@ -184,13 +185,19 @@ def create_series() -> Any:
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
     series = load_series(series_id)
-    return conditional(str(series.version), lambda: jsonify(series_json(series)))
+    return conditional(series.row.stamp, lambda: jsonify(series_json(series)))
 
 
 @bp.post("/series/<series_id>/rounds")
 def add_round(series_id: str) -> Any:
     data = json_body()
-    return write(series_id, lambda g, v, k: series_service.add_round(get_db(), g, data, v, k), data=data, status=201)
+
+    def add(g: series_service.Series, v: int | None, k: tuple[str, str] | None) -> series_service.Series:
+        if isinstance(data, dict) and data.get("hands") == "draft":  # the hands the seats sent
+            return series_service.add_round(get_db(), g, seats.round_from_draft(get_db(), g, data), v, k)
+        return series_service.add_round(get_db(), g, data, v, k)
+
+    return write(series_id, add, data=data, status=201)
 
 
 @bp.put("/series/<series_id>/rounds/<int:n>")

@@ -28,7 +28,7 @@ from .errors import answer
 from .links import public_url, qr_png
 from .numbers import minus, signed
 from .pages import load_or_404
-from .series_view import Cell, SeriesView, event_text, history_view, series_view
+from .series_view import Cell, SeriesView, dispute_text, event_text, history_view, series_view
 from .tables import series_rules_lines
 
 bp = Blueprint("export", __name__)
@@ -76,6 +76,7 @@ def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
     rows = []
     for line, played in zip(view.rounds, view.series.standings.rounds, strict=True):
         events = [event_text(e) for e in played.events if e.get("type") not in SAID_BY_THE_SQUARES]
+        events += [dispute_text(player, note) for player, note in line.disputes]
         rows.append({"n": line.n, "redeal": line.redeal, "cells": [square(c, line.finish) for c in line.cells],
                      "events": " ".join(f"{e}." for e in events)})  # each event is a sentence of its own
     return rows
@@ -156,7 +157,7 @@ def sheet_html(series: Series) -> str:
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
-    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
+    key = (series.id, series.row.stamp, series.row.updated_at, current_language(), request.host_url)
     return renderer.get_or_render(
         key,
         lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
@@ -175,7 +176,7 @@ def scoresheet_pdf(series_id: str) -> Response:
 
     headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
     try:
-        return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
+        return conditional(f"pdf-{series.id}-v{series.row.stamp}-{current_language()}", render, headers=headers)
     except pdf.RenderBusy:
         response = answer(
             503,
@@ -245,7 +246,8 @@ def scoresheet_csv(series_id: str) -> Response:
                 cards, points = gettext("typed in"), cell.change or 0
             else:
                 cards, points = cell.cards, cell.change or 0
-            writer.writerow([r.n, name, cards, points, cell.total, player_events(events, name)])
+            said = [player_events(events, name)] + [dispute_text(name, note) for p, note in r.disputes if p == name]
+            writer.writerow([r.n, name, cards, points, cell.total, "; ".join(filter(None, said))])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
     response.headers["Vary"] = "Accept-Language, Cookie"

@@ -16,6 +16,7 @@ from .. import idempotency, round_say
 from ..cards import card_grid
 from ..edit_rights import editable_or_403
 from ..pages import page, see_other
+from ..seat_pages import draft_form_hands
 from ..series import render_series
 from ..series_view import PALETTE, restoration_of, series_view
 from . import bp
@@ -137,7 +138,9 @@ def new_round(series_id: str) -> Response:
     series = editable_or_403(series_id)
     if series.standings.finished:
         return see_other("series.show", series_id=series.id)
-    return render_round(series, RoundForm(None, series.version))
+    form = RoundForm(None, series.version)
+    form.hands.update(draft_form_hands(series))  # the hands sent from the players' phones so far
+    return render_round(series, form)
 
 
 @bp.post("/series/<series_id>/round")

@@ -35,7 +35,9 @@ def share(series_id: str) -> Response:
     token = request.cookies[edit_cookie(series.id)]
     view_url = public_url("series.show", series_id=series.id)
     edit_url = public_url("play.claim", series_id=series.id, token=token)
+    from ..seat_pages import seat_links
     from ..tables import rules_share
 
     return page("share.html", game=series, view_url=view_url, edit_url=edit_url,
-                view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url), rules=rules_share(series))
+                view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url), rules=rules_share(series),
+                seats=[] if series.standings.finished else seat_links(series, token))
