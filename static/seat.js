@@ -113,7 +113,7 @@
     form.dataset.ready = "1";
     var me = form.dataset.player;
     var boxes = form.querySelectorAll("input[name=card]");
-    var seen = Array.prototype.filter.call(boxes, function (x) { return x.checked; }).map(function (x) { return x.value; });
+    var seen = JSON.parse(form.dataset.sent || "[]");  // the hand the draft holds, not what is ticked but unsent
     follow(form, form.dataset.draft, function (draft) {
       if (String(draft.round) !== form.dataset.round) {
         // a round was saved: show it to confirm, and start the next one from an empty grid
