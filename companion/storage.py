@@ -105,6 +105,12 @@ def m004_seats_drafts_confirmations(db: sqlite_utils.Database) -> None:
         {"series_id": str, "n": int, "player": str, "agree": int, "note": str, "round_data": str, "at": str},
         pk=("series_id", "n", "player"), foreign_keys=[("series_id", "series", "id")],
     )
+    # Players joining or leaving between rounds: replayed with the rounds (`after` = rounds played before it).
+    db.table("roster").create(
+        {"id": int, "series_id": str, "after": int, "player": str, "joins": int, "total": int, "at": str},
+        pk="id", foreign_keys=[("series_id", "series", "id")],
+    )
+    db.table("roster").create_index(["series_id", "id"])
 
 
 IDEMPOTENCY_DAYS = 2  # a retry comes within seconds; keys older than this are forgotten
@@ -375,6 +381,9 @@ def save_rounds(
                 )
         if len(new_rounds) < len(old):
             db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
+        if action in ("delete", "restore"):  # joins and leaves stay between the same rounds
+            db.execute(f"update roster set after = after {'-' if action == 'delete' else '+'} 1 "
+                       "where series_id = ? and after >= ?", [series.id, n])
         if action != "add":  # a corrected round (and, when rounds move, every later one) loses its confirmations
             db.execute(f"delete from confirmations where series_id = ? and n {'=' if action == 'edit' else '>='} ?",
                        [series.id, n])
@@ -404,6 +413,28 @@ def load_marks(db: sqlite_utils.Database, series_id: str) -> dict[int, dict[str,
                       [series_id]):
         marks.setdefault(r["n"], {})[r["player"]] = Mark(bool(r["agree"]), r["note"] or "")
     return marks
+
+
+def load_roster(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
+    """Players who joined or left, in the order it happened."""
+    return list(db.query("select after, player, joins, total from roster where series_id = ? order by id",
+                         [series_id]))
+
+
+def change_roster(db: sqlite_utils.Database, series: SeriesRow, *, after: int, player: str, joins: bool,
+                  total: int) -> None:
+    """Store a join or a leave as a new version of the series; StaleVersion if it changed since it was loaded."""
+    stamp = now()
+    with db.atomic():
+        cursor = db.execute("update series set version = version + 1, updated_at = ? where id = ? and version = ?",
+                            [stamp, series.id, series.version])
+        if cursor.rowcount != 1:
+            raise StaleVersion()
+        db.execute("insert into roster (series_id, after, player, joins, total, at) values (?, ?, ?, ?, ?, ?)",
+                   [series.id, after, player, int(joins), total, stamp])
+        if not joins:
+            db.execute("delete from drafts where series_id = ? and player = ?", [series.id, player])
+    _note_write_ok()
 
 
 def idempotent_answer(db: sqlite_utils.Database, series_id: str, key: str) -> dict[str, Any] | None:

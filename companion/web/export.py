@@ -235,8 +235,11 @@ def scoresheet_csv(series_id: str) -> Response:
     for r in view.rounds:
         events = list(r.json["events"])
         for name, cell in zip(series.setup.players, r.cells, strict=True):
-            if cell.change is None:
-                continue  # out of the series already
+            if cell.change is None:  # out of the series already; a row only for leaving the table now
+                told = player_events([e for e in events if e.get("type") == "left"], name)
+                if told:
+                    writer.writerow([r.n, name, "", "", cell.total, told])
+                continue
             if r.redeal:
                 cards, points = gettext("redeal"), 0
             elif cell.winner:

@@ -1,4 +1,5 @@
-"""JSON API v1 of seats: the seat links, the draft of the round being entered, confirmations of saved rounds.
+"""JSON API v1 of seats: the seat links, the draft of the round being entered, confirmations of saved rounds,
+and players joining or leaving between rounds.
 
 A seat token (Bearer) may send only its own player's hand and confirm or dispute that player's
 rounds; the edit token does everything else (see `companion.service.seats`).
@@ -12,13 +13,13 @@ from flask import Blueprint, Response, jsonify
 
 from ..core.errors import N_
 from ..series_service import Series
-from ..service import seats
+from ..service import roster, seats
 from ..storage import get_db
-from .api_request import authorize, bearer_token, json_object, load_series
+from .api_request import authorize, bearer_token, created, json_object, load_series
 from .conditional import conditional
 from .errors import ApiError
 from .links import public_url
-from .series_view import round_marks_json
+from .series_view import round_marks_json, series_json
 
 bp = Blueprint("seats_api", __name__, url_prefix="/api/v1")
 
@@ -117,3 +118,22 @@ def confirm(series_id: str, n: int) -> Any:
     data = json_object()
     fresh = seats.confirm(get_db(), series, seat, n, data.get("agree"), data.get("note"))
     return {"round": n, "player": seat, **round_marks_json(fresh.marks.get(n, {}))}
+
+
+# -- players joining and leaving between rounds ----------------------------------------------------------
+
+
+@bp.post("/series/<series_id>/players")
+def add_player(series_id: str) -> Response:
+    series = load_series(series_id)
+    authorize(series)
+    data = json_object()
+    changed = roster.join(get_db(), series, data.get("name"), data.get("total"))
+    return created(series_json(changed), f"/api/v1/series/{series.id}")
+
+
+@bp.delete("/series/<series_id>/players/<player>")
+def remove_player(series_id: str, player: str) -> Any:
+    series = load_series(series_id)
+    authorize(series)
+    return series_json(roster.leave(get_db(), series, player_of(series, player)))

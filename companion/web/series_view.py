@@ -196,6 +196,10 @@ def event_text(event: Mapping[str, Any]) -> str:
                        total=minus(event["total"]))
     if kind == "series-end":
         return gettext("The series is over")
+    if kind == "joined":
+        return gettext("%(player)s joined the table at %(total)s", player=event["player"], total=minus(event["total"]))
+    if kind == "left":
+        return gettext("%(player)s left the table at %(total)s", player=event["player"], total=minus(event["total"]))
     return str(kind)
 
 
@@ -236,6 +240,8 @@ def chart(series: Series, width: int = 340, height: int = 150) -> dict[str, Any]
         for e in r.events:
             if e.get("type") == "eliminated":
                 left_after.setdefault(e["player"], r.n)
+            elif e.get("type") == "left":  # told with the round after they left
+                left_after.setdefault(e["player"], r.n - 1)
     totals = {p: [0] + [r.totals[p] for r in st.rounds][: left_after.get(p, len(st.rounds))]
               for p in series.setup.players}
     values = [v for vs in totals.values() for v in vs]

@@ -1,4 +1,4 @@
-"""Four phones at one table: the scorekeeper and three seats play a round, one seat disputes it, a correction clears it."""
+"""Four phones at one table: the scorekeeper and three seats play a round; a dispute shows until corrected."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-
 
 SEATED = ["Борис", "Вера", "Глеб"]
 HANDS = {"Борис": ["десятка треф", "валет бубен"], "Вера": ["дама пик"], "Глеб": ["туз пик", "шестёрка бубен"]}
