@@ -281,7 +281,8 @@ def new_table(db: sqlite_utils.Database, stamp: str | None = None) -> str:
 def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str, Any], players: list[str],
                   starter: str, starter_drawn: bool, table_id: str | None = None,
                   rounds: list[dict[str, Any]] | None = None,
-                  history: list[dict[str, Any]] | None = None) -> tuple[str, str]:
+                  history: list[dict[str, Any]] | None = None,
+                  roster: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """Store a new series; returns (id, edit_token). The token itself is never stored.
 
     Without `table_id` the series starts a table of its own. `rounds` and
@@ -308,6 +309,9 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
                 [series_id, h["n"], h["action"], dumps(h["before"]) if h["before"] is not None else None,
                  dumps(h["after"]) if h["after"] is not None else None, h["at"]],
             )
+        for c in roster or []:
+            db.execute("insert into roster (series_id, after, player, joins, total, at) values (?, ?, ?, ?, ?, ?)",
+                       [series_id, c["after"], c["player"], int(c["joins"]), c["total"], stamp])
     _note_write_ok()
     return series_id, token
 

@@ -214,3 +214,23 @@ def test_the_share_page_adds_and_lets_leave(client: FlaskClient, played: dict[st
     assert statuses(body) == {"Аня": (-40, "playing"), "Борис": (12, "left"), "Вера": (20, "playing"),
                               "Дима": (20, "playing")}
     assert client.post(f"/series/{played['id']}/players/0/leave").status_code == 403
+
+
+def test_export_and_import_keep_joins_and_leaves(client: FlaskClient, played: dict[str, Any]) -> None:
+    from companion.record import comparable
+
+    token = bearer(played["edit_token"])
+    join(client, played, {"name": "Дима"})
+    client.delete(players_url(played, "/Борис"), headers=token)
+    client.post(f"/api/v1/series/{played['id']}/rounds", headers=token,
+                json={"winner": "Вера", "finishing_card": "7h", "hands": {"Аня": ["6s"], "Дима": ["8d"]}})
+    exported = client.get(f"/api/v1/series/{played['id']}/export").get_json()
+    assert exported["players"] == ["Аня", "Борис", "Вера"]
+    assert exported["roster"] == [{"after": 1, "player": "Дима", "joins": True, "total": 20},
+                                  {"after": 1, "player": "Борис", "joins": False, "total": 12}]
+    imported = client.post("/api/v1/series/import", json=exported)
+    assert imported.status_code == 201
+    again = client.get(f"/api/v1/series/{imported.get_json()['id']}/export").get_json()
+    assert comparable(again) == comparable(exported)
+    assert statuses(imported.get_json()) == statuses(client.get(f"/api/v1/series/{played['id']}").get_json())
+    assert client.post("/api/v1/series/import", json={**exported, "roster": [{"after": "1"}]}).status_code == 400
