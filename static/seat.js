@@ -1,10 +1,12 @@
 // Seats: the round being entered is a draft that the players' phones and the scorekeeper's page fill together.
-// Both follow GET /api/v1/series/<id>/draft with If-None-Match every second while the page is on screen
-// (an unchanged draft is a 304 without a body; see docs/benchmarks.md, «Seats»).
+// Both follow GET /api/v1/series/<id>/draft with If-None-Match while the page is on screen (an unchanged
+// draft is a 304 without a body): the round page every second, a seat every 4 s until a hand is sent, then
+// every second until the save (docs/benchmarks.md, «Seats»).
 (function () {
   "use strict";
   var SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  var EVERY_MS = 1000;
+  var FAST_MS = 1000;  // the scorekeeper's round page, and a seat while a round is being entered
+  var SEAT_IDLE_MS = 4000;  // a seat while no hand is sent yet: as often as the standings poll
 
   function code(card) {
     var letter = SUIT_LETTER[card.slice(-1)];
@@ -12,10 +14,10 @@
   }
   function same(a, b) { return a.slice().sort().join() === b.slice().sort().join(); }
 
-  // Follows the draft while `el` is on the page; `apply` gets each new draft.
+  // Follows the draft while `el` is on the page; `apply` gets each new draft and says how long to wait (ms).
   function follow(el, url, apply) {
-    var etag = null;
-    function next() { setTimeout(tick, EVERY_MS); }
+    var etag = null, wait = FAST_MS;
+    function next() { setTimeout(tick, wait); }
     function tick() {
       if (!document.contains(el)) return;  // another page was swapped in: stop
       if (document.visibilityState !== "visible") { next(); return; }
@@ -26,7 +28,7 @@
         etag = r.headers.get("ETag");
         return r.json();
       }).then(function (draft) {
-        if (draft && document.contains(el)) apply(draft);
+        if (draft && document.contains(el)) wait = apply(draft) || wait;
       }).catch(function () {}).then(next);
     }
     tick();
@@ -86,6 +88,7 @@
         changed.dispatchEvent(new Event("change", { bubbles: true }));
         applying = false;
       }
+      return FAST_MS;
     });
 
     function send(i) {
@@ -107,18 +110,28 @@
     });
   }
 
-  // -- a seat: its own hand as the draft holds it (the scorekeeper may tick it too), others' cards marked --
-  function initSeat(form) {
-    if (!form || form.dataset.ready) return;
-    form.dataset.ready = "1";
-    var me = form.dataset.player;
-    var boxes = form.querySelectorAll("input[name=card]");
-    var seen = JSON.parse(form.dataset.sent || "[]");  // the hand the draft holds, not what is ticked but unsent
-    follow(form, form.dataset.draft, function (draft) {
-      if (String(draft.round) !== form.dataset.round) {
-        // a round was saved: show it to confirm, and start the next one from an empty grid
-        window.location.reload();
-        return;
+  // -- a seat: its own hand as the draft holds it (the scorekeeper may tick it too), others' cards marked;
+  //    a save or a confirmation anywhere refreshes its standings --
+  function initSeat(seat) {
+    if (!seat || seat.dataset.ready) return;
+    seat.dataset.ready = "1";
+    var me = seat.dataset.player;
+    var form = document.getElementById("seat-form");
+    var boxes = form ? form.querySelectorAll("input[name=card]") : [];
+    var seen = form ? JSON.parse(form.dataset.sent || "[]") : [];  // the hand the draft holds, not unsent ticks
+    follow(seat, seat.dataset.draft, function (draft) {
+      if (String(draft.round) !== seat.dataset.round) {
+        // a round was saved: show it to confirm, and start the next one from an empty grid (the new #seat
+        // starts following the draft itself)
+        seat.dataset.round = draft.round;
+        if (window.htmx) window.htmx.ajax("GET", location.pathname, { target: "#seat", select: "#seat", swap: "outerHTML" });
+        else window.location.reload();
+        return FAST_MS;
+      }
+      if (draft.version !== seat.dataset.version) {
+        seat.dataset.version = draft.version;
+        var live = document.getElementById("seat-live");
+        if (live && window.htmx) window.htmx.trigger(live, "seat-refresh");
       }
       var held = {};
       Object.keys(draft.hands).forEach(function (name) {
@@ -132,29 +145,29 @@
       });
       var mine = draft.hands[me];
       var codes = mine ? mine.cards.map(code) : [];
-      if (same(seen, codes)) return;
-      seen = codes;
-      boxes.forEach(function (x) { x.checked = codes.indexOf(x.value) >= 0; });
-      var sent = document.getElementById("seat-sent");
-      if (sent && mine) sent.textContent = form.dataset.inRound + " " + mine.cards.join(" ") + " = " + mine.points;
+      if (form && !same(seen, codes)) {
+        seen = codes;
+        boxes.forEach(function (x) { x.checked = codes.indexOf(x.value) >= 0; });
+        var sent = document.getElementById("seat-sent");
+        if (sent && mine) sent.textContent = form.dataset.inRound + " " + mine.cards.join(" ") + " = " + mine.points;
+      }
+      // a round is being entered once any hand is sent: then every second, so the save shows at once
+      return Object.keys(draft.hands).length ? FAST_MS : SEAT_IDLE_MS;
     });
   }
 
   function init() {
     initEditor(document.getElementById("draft-live"));
-    initSeat(document.getElementById("seat-form"));
+    initSeat(document.getElementById("seat"));
   }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:load", init);
 
-  // The seat's live area is not swapped while its player is writing a dispute, nor polled off screen.
+  // The seat's live area is not swapped while its player is writing a dispute.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var t = e.detail.target;
     if (!t || t.id !== "seat-live") return;
     var note = t.querySelector("input[name=note]");
     if (t.querySelector("details[open]") || (note && note.value)) e.detail.shouldSwap = false;
-  });
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    if (e.detail.elt && e.detail.elt.id === "seat-live" && document.visibilityState !== "visible") e.preventDefault();
   });
 })();

@@ -90,12 +90,13 @@ def test_a_phone_without_a_seat_cannot_write(client: FlaskClient, series: dict[s
 def test_the_seat_poll_is_304_until_something_changes(client: FlaskClient, series: dict[str, Any],
                                                       seat_tokens: dict[str, str]) -> None:
     vera = seated(client, series, seat_tokens["Вера"])
-    first = vera.get(f"/series/{series['id']}/seat", headers={"HX-Request": "true"})
+    live = {"HX-Request": "true", "HX-Target": "seat-live"}
+    first = vera.get(f"/series/{series['id']}/seat", headers=live)
     etag = first.headers["ETag"]
-    again = vera.get(f"/series/{series['id']}/seat", headers={"HX-Request": "true", "If-None-Match": etag})
+    again = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
     assert again.status_code == 304
     vera.post(f"/series/{series['id']}/seat/hand", data={"card": ["QS"]})
-    changed = vera.get(f"/series/{series['id']}/seat", headers={"HX-Request": "true", "If-None-Match": etag})
+    changed = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
     assert changed.status_code == 200 and 'id="seat-live"' in changed.get_data(as_text=True)
 
 

@@ -98,7 +98,8 @@ def test_a_seat_sends_its_hand_normalised_and_scored(client: FlaskClient, game: 
     assert r.status_code == 200
     assert r.get_json() == {"round": 1, "player": "Борис", "cards": ["10♣", "J♦", "K♠", "A♥"], "points": 27}
     draft = client.get(url(game, "draft")).get_json()
-    assert draft == {"round": 1, "hands": {"Борис": {"cards": ["10♣", "J♦", "K♠", "A♥"], "points": 27, "by": "seat"}}}
+    assert draft == {"round": 1, "hands": {"Борис": {"cards": ["10♣", "J♦", "K♠", "A♥"], "points": 27, "by": "seat"}},
+                     "version": "1"}
 
 
 def test_the_editor_may_send_any_hand(client: FlaskClient, game: dict[str, Any]) -> None:
@@ -182,7 +183,7 @@ def test_saving_from_the_draft_takes_its_hands_and_empties_it(client: FlaskClien
     round_1 = r.get_json()["rounds"][0]
     assert round_1["hands"] == {"Борис": ["10♣", "J♦"], "Вера": ["Q♠"]}
     assert round_1["points"]["Борис"] == 12
-    assert client.get(url(game, "draft")).get_json() == {"round": 2, "hands": {}}
+    assert client.get(url(game, "draft")).get_json() == {"round": 2, "hands": {}, "version": "2"}
 
 
 def test_a_missing_hand_stops_the_save_naming_the_player(client: FlaskClient, game: dict[str, Any]) -> None:
@@ -239,7 +240,9 @@ def test_agree_and_dispute_show_in_the_series_json(client: FlaskClient, played: 
 
 def test_a_confirmation_changes_the_series_etag(client: FlaskClient, played: dict[str, Any]) -> None:
     etag = client.get(f"/api/v1/series/{played['id']}").headers["ETag"]
+    draft = client.get(url(played, "draft")).headers["ETag"]
     confirm(client, played, "Борис", {"agree": True})
+    assert client.get(url(played, "draft"), headers={"If-None-Match": draft}).status_code == 200  # seats follow it
     r = client.get(f"/api/v1/series/{played['id']}", headers={"If-None-Match": etag})
     assert r.status_code == 200 and r.headers["ETag"] != etag
     # a round write sending that ETag as If-Match still names the same version

@@ -119,9 +119,11 @@ class Draft:
     round: int
     hands: dict[str, DraftHand]
     etag: str
+    version: str  # the series' stamp: a phone following the draft also learns of saves and confirmations
 
     def to_json(self) -> dict[str, Any]:
-        return {"round": self.round, "hands": {p: h.to_json() for p, h in self.hands.items()}}
+        return {"round": self.round, "hands": {p: h.to_json() for p, h in self.hands.items()},
+                "version": self.version}
 
     def used(self) -> dict[str, str]:
         """Card code → the player whose draft hand holds it."""
@@ -139,8 +141,8 @@ def draft(db: sqlite_utils.Database, series: Series) -> Draft:
             cards = tuple(parse_card(c, deck) for c in json.loads(row["cards"]))
             hands[player] = DraftHand(player, cards, score_hand(cards, series.setup.options).points, row["by"])
     n = len(series.entries) + 1
-    state = json.dumps([n, series.version, [(p, r["cards"], r["by"]) for p, r in sorted(rows.items())]])
-    return Draft(n, hands, hashlib.sha256(state.encode()).hexdigest()[:16])
+    state = json.dumps([n, series.row.stamp, [(p, r["cards"], r["by"]) for p, r in sorted(rows.items())]])
+    return Draft(n, hands, hashlib.sha256(state.encode()).hexdigest()[:16], series.row.stamp)
 
 
 def _check_open(series: Series, player: str) -> None:

@@ -111,7 +111,7 @@ def seat_etag(series: Series, player: str, draft_etag: str, fragment: bool) -> s
 @bp.get("/series/<series_id>/seat")
 def show(series_id: str) -> Response:
     series, player = seated_or_403(series_id)
-    fragment = is_fragment()
+    fragment = is_fragment() and request.headers.get("HX-Target") == "seat-live"  # else the page (a save: #seat)
     etag = seat_etag(series, player, seats.draft(get_db(), series).etag, fragment)
 
     def render() -> Response:

@@ -86,6 +86,7 @@ def test_four_phones_play_a_round_with_seats(new_page: Any, base_url: str, tmp_p
     # the scorekeeper: three taps
     editor.locator("label.pill", has_text="Аня").click()
     editor.locator("[data-panel=finish] input[aria-label='дама червей'] + span").click()
+    saved = time.monotonic()
     editor.get_by_role("button", name="Сохранить раунд").click()
     editor.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
     expect(editor.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("12")
@@ -94,6 +95,7 @@ def test_four_phones_play_a_round_with_seats(new_page: Any, base_url: str, tmp_p
               "Глеб": "Раунд 1: у вас 6♦ Т♠ = 17, итог 17"}
     for player, text in scored.items():
         expect(seats[player].locator("#seat-round")).to_contain_text(text)
+        lags[f"save → {player}"] = time.monotonic() - saved
     seats["Борис"].get_by_role("button", name="Верно").click()
     expect(seats["Борис"].locator("#seat-round")).to_contain_text("Вы подтвердили этот раунд.")
     vera = seats["Вера"]
@@ -101,9 +103,12 @@ def test_four_phones_play_a_round_with_seats(new_page: Any, base_url: str, tmp_p
     vera.get_by_label("Что не так?").fill("у меня была дама треф")
     vera.get_by_role("button", name="Оспорить раунд 1").click()
     vera.screenshot(path="/tmp/seat-disputed.png", full_page=True)
+    disputed = time.monotonic()
     dispute = "Вера оспаривает раунд: «у меня была дама треф»"
-    for phone in [editor, *seats.values()]:
+    for name, phone in [("editor", editor), *seats.items()]:
         expect(phone.locator("body")).to_contain_text(dispute, timeout=10000)
+        lags[f"dispute → {name}"] = time.monotonic() - disputed
+    print("lags, s:", {k: round(v, 2) for k, v in lags.items()})
     expect(editor.locator("tr.agreed")).to_contain_text("Борис")
 
     pdf = editor.request.get(f"{base_url}/series/{series_id}/scoresheet.pdf")
