@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,7 +168,7 @@ def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any,
     if len(parsed) > max_hand(options):
         raise RuleError(N_("A hand holds at most %(most)s cards with a %(deck)s-card deck."),
                         most=max_hand(options), deck=options.deck)
-    with db.atomic():
+    with write_first(db):  # read the other hands and write this one with no other writer in between
         used = draft(db, series).used()
         for card in parsed:
             holder = used.get(card.code)
@@ -180,6 +181,19 @@ def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any,
                    "at = excluded.at",
                    [series.id, player, json.dumps([str(c) for c in parsed], ensure_ascii=False), by, storage.now()])
     return DraftHand(player, tuple(parsed), score_hand(parsed, options).points, by)
+
+
+@contextlib.contextmanager
+def write_first(db: sqlite_utils.Database) -> Iterator[None]:
+    """A transaction that takes the write lock before it reads (BEGIN IMMEDIATE): a deferred one that read
+    first could not wait for another writer (SQLITE_BUSY at once, whatever the busy timeout)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.execute("COMMIT")
 
 
 def drop_hand(db: sqlite_utils.Database, series: Series, player: str) -> None:
