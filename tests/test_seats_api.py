@@ -306,3 +306,24 @@ def test_a_dispute_is_in_the_pdf(app: Flask, client: FlaskClient, played: dict[s
         series = series_service.load(get_db(), played["id"])
         assert series is not None
         assert "Вера оспаривает раунд: «дама треф»" in sheet_html(series)
+
+
+def test_a_seat_token_opens_nothing_else(client: FlaskClient, game: dict[str, Any]) -> None:
+    seat = bearer(game["seats"]["Борис"])
+    r = client.post("/api/v1/tables/" + game["table"] + "/merges", json={"from": "Боря", "into": "Борис"},
+                    headers=seat)
+    assert r.status_code == 403
+    assert client.post("/api/v1/series", json={"after": game["id"]}, headers=seat).status_code == 403
+    assert client.post(url(game, "players"), json={"name": "Дима"}, headers=seat).status_code == 403
+    assert client.delete(url(game, "players/Вера"), headers=seat).status_code == 403
+    assert client.post(url(game, "seats/Борис/renew"), headers=seat).status_code == 403
+
+
+def test_seat_tokens_are_in_no_export(client: FlaskClient, played: dict[str, Any]) -> None:
+    documents = [client.get(url(played, "export")).get_data(as_text=True),
+                 client.get(f"/series/{played['id']}/scoresheet.csv").get_data(as_text=True),
+                 client.get(f"/api/v1/series/{played['id']}").get_data(as_text=True),
+                 client.get(f"/series/{played['id']}").get_data(as_text=True),
+                 client.get(url(played, "history")).get_data(as_text=True)]
+    for token in played["seats"].values():
+        assert not any(token in text for text in documents)

@@ -19,6 +19,7 @@ import hmac
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import sqlite_utils
@@ -117,10 +118,31 @@ class DraftHand:
 
 @dataclass(frozen=True)
 class Draft:
-    round: int
-    hands: dict[str, DraftHand]
+    """The draft as stored; its hands are read and scored only when asked for (a 304 never asks)."""
+
+    series: Series
+    rows: dict[str, dict[str, Any]]
     etag: str
-    version: str  # the series' stamp: a phone following the draft also learns of saves and confirmations
+
+    @property
+    def round(self) -> int:
+        return len(self.series.entries) + 1
+
+    @property
+    def version(self) -> str:
+        """The series' stamp: a phone following the draft also learns of saves and confirmations."""
+        return self.series.row.stamp
+
+    @cached_property
+    def hands(self) -> dict[str, DraftHand]:
+        hands = {}
+        options = self.series.setup.options
+        for player in self.series.setup.players:
+            row = self.rows.get(player)
+            if row is not None:
+                cards = tuple(parse_card(c, options.deck) for c in json.loads(row["cards"]))
+                hands[player] = DraftHand(player, cards, score_hand(cards, options).points, row["by"])
+        return hands
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "hands": {p: h.to_json() for p, h in self.hands.items()},
@@ -134,16 +156,9 @@ class Draft:
 def draft(db: sqlite_utils.Database, series: Series) -> Draft:
     """The hands sent for the next round, in seating order."""
     rows = {r["player"]: r for r in db.query("select player, cards, by from drafts where series_id = ?", [series.id])}
-    hands = {}
-    deck = series.setup.options.deck
-    for player in series.setup.players:
-        row = rows.get(player)
-        if row is not None:
-            cards = tuple(parse_card(c, deck) for c in json.loads(row["cards"]))
-            hands[player] = DraftHand(player, cards, score_hand(cards, series.setup.options).points, row["by"])
-    n = len(series.entries) + 1
-    state = json.dumps([n, series.row.stamp, [(p, r["cards"], r["by"]) for p, r in sorted(rows.items())]])
-    return Draft(n, hands, hashlib.sha256(state.encode()).hexdigest()[:16], series.row.stamp)
+    state = json.dumps([len(series.entries) + 1, series.row.stamp,
+                        [(p, r["cards"], r["by"]) for p, r in sorted(rows.items())]])
+    return Draft(series, rows, hashlib.sha256(state.encode()).hexdigest()[:16])
 
 
 def _check_open(series: Series, player: str) -> None:
