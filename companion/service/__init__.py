@@ -1,1 +1,1 @@
-"""The app's services: what the views call, on top of storage and the rules core."""
+"""The series service: series, tables, house rules, export/import; reads and writes storage."""

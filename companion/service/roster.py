@@ -10,11 +10,12 @@ from typing import Any
 
 import sqlite_utils
 
-from .. import series_service, storage
-from ..core.errors import N_, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
-from ..core.names import clean_name, name_key
-from ..core.series import MAX_NAME_LENGTH
-from ..series_service import Series, VersionConflict
+from companion.core.errors import N_, FormatError, RoundError, SeriesFinishedError, SeriesSetupError
+from companion.core.names import clean_name, name_key
+from companion.core.series import MAX_NAME_LENGTH
+from companion.service import series as series_service
+from companion.service.series import Series, VersionConflict
+from companion.storage import database as storage
 
 MIN_IN_PLAY = 2
 

@@ -24,12 +24,13 @@ from typing import Any
 
 import sqlite_utils
 
-from .. import series_service, storage
-from ..core.cards import Card, parse_card
-from ..core.errors import N_, FormatError, RoundError, RuleError, SeriesFinishedError
-from ..core.names import name_key
-from ..core.scoring import max_hand, score_hand
-from ..series_service import Series
+from companion.core.cards import Card, parse_card
+from companion.core.errors import N_, FormatError, RoundError, RuleError, SeriesFinishedError
+from companion.core.names import name_key
+from companion.core.scoring import max_hand, score_hand
+from companion.service import series as series_service
+from companion.service.series import Series
+from companion.storage import database as storage
 
 MAX_NOTE = 200  # a dispute's note: a sentence, not a letter
 SEAT = "seat"

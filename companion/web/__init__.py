@@ -14,23 +14,17 @@ from htmx_flask import Htmx
 
 
 def init_app(app: Flask) -> None:
-    from . import (
-        api,
-        errors,
-        export,
-        faq_api,
-        numbers,
-        play,
-        record,
-        referee,
-        referee_api,
-        round_text_api,
-        seat_pages,
-        seats_api,
-        series,
-        shell,
-        tables,
-    )
+    from companion.web import errors
+    from companion.web.api import dictation as round_text_api
+    from companion.web.api import faq as faq_api
+    from companion.web.api import record as record_api
+    from companion.web.api import referee as referee_api
+    from companion.web.api import seats as seats_api
+    from companion.web.api import series as api
+    from companion.web.http import shell
+    from companion.web.pages import export, play, record, referee, series, tables
+    from companion.web.pages import seat as seat_pages
+    from companion.web.present import numbers
 
     Htmx(app)
     for module in (
@@ -43,6 +37,7 @@ def init_app(app: Flask) -> None:
         export,
         referee,
         record,
+        record_api,
         tables,
         round_text_api,
         numbers,
@@ -51,20 +46,20 @@ def init_app(app: Flask) -> None:
     ):
         app.register_blueprint(module.bp)
     errors.init_app(app)
-    from . import health
+    from companion.web.api import health
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
     app.context_processor(named_limits)
-    from .series_view import dispute_text
+    from companion.web.present.series_view import dispute_text
 
     app.jinja_env.globals["dispute_text"] = dispute_text
 
 
 def named_limits() -> dict[str, Any]:
     """Defaults and limits the templates show, named once where they are decided."""
-    from ..core.rules import DEFAULT_RULESET
-    from ..core.series import MAX_NAME_LENGTH
-    from ..faq import MAX_QUERY_LENGTH
+    from companion.core.rules import DEFAULT_RULESET
+    from companion.core.series import MAX_NAME_LENGTH
+    from companion.faq.entries import MAX_QUERY_LENGTH
 
     return {"default_ruleset": DEFAULT_RULESET, "max_name_length": MAX_NAME_LENGTH,
             "max_query_length": MAX_QUERY_LENGTH}

@@ -11,23 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_scorekeeper import start_series
+
 SEATED = ["Борис", "Вера", "Глеб"]
 HANDS = {"Борис": ["десятка треф", "валет бубен"], "Вера": ["дама пик"], "Глеб": ["туз пик", "шестёрка бубен"]}
-
-
-def start_series(page: Any, base_url: str, names: list[str]) -> str:
-    """The start page, as the scorekeeper fills it; returns the series id (the page is then the share page)."""
-    page.goto(base_url + "/")
-    inputs = page.locator("input[name=name]")
-    while inputs.count() < len(names):
-        page.get_by_role("button", name=re.compile("Добавить игрока")).click()
-        expect(inputs).to_have_count(inputs.count() + 1)
-    for i, name in enumerate(names):
-        inputs.nth(i).fill(name)
-    page.select_option("#starter", "0")
-    page.get_by_role("button", name="Начать партию", exact=True).last.click()
-    page.wait_for_url(re.compile(r"/series/[\w-]+/share$"))
-    return str(page.url.rsplit("/", 2)[-2])
 
 
 def card(page: Any, name: str) -> Any:
