@@ -60,6 +60,7 @@ def test_four_phones_play_a_round_with_seats(new_page: Any, base_url: str, tmp_p
         lags[player] = time.monotonic() - sent
         expect(editor.locator(f"[data-tab='{i}'] .seat-mark")).to_have_count(1)
     print("seat → scorekeeper lag, s:", {p: round(s, 2) for p, s in lags.items()})
+    editor.screenshot(path="/tmp/seats-round.png")
 
     # a card already in another hand: the seat is told whose
     seats["Глеб"].reload()
