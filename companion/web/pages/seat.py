@@ -11,10 +11,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from companion.core.errors import N_, FormatError, RuleError
-from companion.core.series import MAX_NAME_LENGTH
+from companion.core.errors import RuleError
 from companion.i18n import current_language, gettext, translate_error
-from companion.service import roster, seats
+from companion.service import seats
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.errors import error_page
@@ -22,8 +21,6 @@ from companion.web.http.conditional import conditional
 from companion.web.http.edit_rights import EDIT_COOKIE_DAYS, can_edit, edit_cookie, editable_or_403
 from companion.web.http.links import public_url, qr_svg
 from companion.web.http.pages import is_fragment, load_or_404, page, see_other
-from companion.web.pages.play.form_values import whole
-from companion.web.pages.play.sharing import share_page
 from companion.web.present.cards import card_grid, card_text
 from companion.web.present.series_view import SeriesView, dispute_text, series_view
 
@@ -184,33 +181,6 @@ def renew(series_id: str, i: int) -> Response:
         abort(404)
     seats.renew(get_db(), series, request.cookies[edit_cookie(series.id)], series.setup.players[i])
     return see_other("play.share", series_id=series.id, _anchor=f"seat-{i}")
-
-
-@bp.post("/series/<series_id>/players")
-def add_player(series_id: str) -> Response:
-    """«Add a player» between rounds: at the total typed, or the highest total in play."""
-    series = editable_or_403(series_id)
-    typed = request.form.get("total", "").strip()
-    total: Any = whole(typed) if typed else None
-    try:
-        if typed and total is None:
-            raise FormatError(N_("“total” must be a whole number, e.g. 54."))
-        roster.join(get_db(), series, request.form.get("name", "")[:MAX_NAME_LENGTH * 2], total)
-    except RuleError as error:
-        return share_page(series, request.cookies[edit_cookie(series.id)], 422, translate_error(error))
-    return see_other("play.share", series_id=series.id, _anchor="players")
-
-
-@bp.post("/series/<series_id>/players/<int:i>/leave")
-def remove_player(series_id: str, i: int) -> Response:
-    series = editable_or_403(series_id)
-    if not 0 <= i < len(series.setup.players):
-        abort(404)
-    try:
-        roster.leave(get_db(), series, series.setup.players[i])
-    except RuleError as error:
-        return share_page(series, request.cookies[edit_cookie(series.id)], 422, translate_error(error))
-    return see_other("play.share", series_id=series.id, _anchor="players")
 
 
 def draft_form_hands(series: Series) -> dict[int, list[str]]:
