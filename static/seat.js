@@ -53,7 +53,7 @@
       if (fromSeat && !mark) {
         mark = document.createElement("span");
         mark.className = "seat-mark";
-        mark.textContent = " 📱";
+        mark.textContent = " ✓";
         mark.title = box.dataset.fromSeat;
         mark.setAttribute("aria-label", box.dataset.fromSeat);
         tab.appendChild(mark);
