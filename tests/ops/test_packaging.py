@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
