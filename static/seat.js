@@ -93,6 +93,7 @@
 
     function send(i) {
       var body = new URLSearchParams();
+      body.append("round", box.dataset.round);  // a tap that arrives after the save is not carried into the next round
       ticked(i).forEach(function (c) { body.append("card", c); });
       fetch(box.dataset.put + i, { method: "POST", body: body, headers: { "Accept": "application/json" } })
         .then(function (r) { return r.ok ? r.json() : null; })
@@ -102,6 +103,9 @@
           markTab(Number(i), false);
         }).catch(function () {});  // offline: the form still carries the grid when it is saved
     }
+    form.addEventListener("submit", function () {  // the form carries the grid itself: nothing left to send
+      Object.keys(timers).forEach(function (i) { clearTimeout(timers[i]); });
+    });
     form.addEventListener("change", function (e) {
       var m = /^hand-(\d+)$/.exec(e.target.name || "");
       if (!m || applying) return;

@@ -37,6 +37,12 @@ SEAT = "seat"
 EDITOR = "editor"
 
 
+class RoundSaved(RoundError):
+    """A hand sent for a round that was saved meanwhile (a late tap, a slow phone): not carried into the next."""
+
+    code = "round-saved"
+
+
 class UnknownPlayer(LookupError):
     """The URL names nobody of this series (the API answers 404)."""
 
@@ -169,8 +175,21 @@ def _check_open(series: Series, player: str) -> None:
         raise RoundError(N_("%(player)s is already out of the series; they have no hand this round."), player=player)
 
 
-def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any, by: str) -> DraftHand:
-    """Store the player's hand for the round being entered; a card in another player's hand is refused."""
+def _check_round(db: sqlite_utils.Database, series: Series, for_round: Any) -> None:
+    """Refuse a hand meant for a round other than the one being entered now (inside the write's transaction)."""
+    if for_round is not None and (isinstance(for_round, bool) or not isinstance(for_round, int)):
+        raise FormatError(N_("“round” must be the number of the round being entered, e.g. 5."))
+    stored = db.execute("select count(*) from rounds where series_id = ?", [series.id]).fetchone()[0]
+    expected = len(series.entries) + 1 if for_round is None else for_round
+    if stored + 1 != expected or stored != len(series.entries):
+        raise RoundSaved(N_("Round %(n)s was saved meanwhile, so this hand was not kept. Send it again for "
+                            "round %(next)s if it belongs there."), n=expected, next=stored + 1)
+
+
+def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any, by: str,
+             for_round: Any = None) -> DraftHand:
+    """Store the player's hand for the round being entered (`for_round`, when the sender says which);
+    a card in another player's hand is refused."""
     _check_open(series, player)
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise FormatError(N_('“cards” must be a list of cards, e.g. ["10♣", "J♦"].'))
@@ -185,6 +204,7 @@ def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any,
         raise RuleError(N_("A hand holds at most %(most)s cards with a %(deck)s-card deck."),
                         most=max_hand(options), deck=options.deck)
     with write_first(db):  # read the other hands and write this one with no other writer in between
+        _check_round(db, series, for_round)
         used = draft(db, series).used()
         for card in parsed:
             holder = used.get(card.code)
@@ -212,9 +232,11 @@ def write_first(db: sqlite_utils.Database) -> Iterator[None]:
     db.execute("COMMIT")
 
 
-def drop_hand(db: sqlite_utils.Database, series: Series, player: str) -> None:
+def drop_hand(db: sqlite_utils.Database, series: Series, player: str, for_round: Any = None) -> None:
     _check_open(series, player)
-    db.execute("delete from drafts where series_id = ? and player = ?", [series.id, player])
+    with write_first(db):
+        _check_round(db, series, for_round)
+        db.execute("delete from drafts where series_id = ? and player = ?", [series.id, player])
 
 
 def round_from_draft(db: sqlite_utils.Database, series: Series, data: dict[str, Any]) -> dict[str, Any]:

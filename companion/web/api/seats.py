@@ -85,7 +85,7 @@ def put_hand(series_id: str, player: str) -> Any:
     series = load_series(series_id)
     name, by = _writer_for(series, player)
     data = json_object()
-    hand = seats.put_hand(get_db(), series, name, data.get("cards"), by)
+    hand = seats.put_hand(get_db(), series, name, data.get("cards"), by, data.get("round"))
     return {"round": len(series.entries) + 1, "player": name, "cards": [str(c) for c in hand.cards],
             "points": hand.points}
 

@@ -21,6 +21,7 @@ from companion.web.http.conditional import conditional
 from companion.web.http.edit_rights import EDIT_COOKIE_DAYS, can_edit, edit_cookie, editable_or_403
 from companion.web.http.links import public_url, qr_svg
 from companion.web.http.pages import is_fragment, load_or_404, page, see_other
+from companion.web.pages.play.form_values import whole
 from companion.web.present.cards import card_grid, card_text
 from companion.web.present.series_view import SeriesView, dispute_text, series_view
 
@@ -123,11 +124,12 @@ def send_hand(series_id: str) -> Response:
     """«Send»: the ticked cards become this player's hand in the draft (nothing ticked: no hand)."""
     series, player = seated_or_403(series_id)
     cards = request.form.getlist("card")[:60]
+    for_round = whole(request.form.get("round", ""))
     try:
         if cards:
-            seats.put_hand(get_db(), series, player, cards, seats.SEAT)
+            seats.put_hand(get_db(), series, player, cards, seats.SEAT, for_round)
         else:
-            seats.drop_hand(get_db(), series, player)
+            seats.drop_hand(get_db(), series, player, for_round)
     except RuleError as error:
         context = seat_context(series, player, translate_error(error))
         context["chosen"] = cards
@@ -159,16 +161,17 @@ def editor_hand(series_id: str, i: int) -> Response:
     if not can_edit(series):
         abort(403)
     cards = request.form.getlist("card")[:60]
+    for_round = whole(request.form.get("round", ""))
     try:
         if cards:
-            hand = seats.put_hand(get_db(), series, players[i], cards, seats.EDITOR)
+            hand = seats.put_hand(get_db(), series, players[i], cards, seats.EDITOR, for_round)
             body: dict[str, Any] = {"player": players[i], **hand.to_json()}
         else:
-            seats.drop_hand(get_db(), series, players[i])
+            seats.drop_hand(get_db(), series, players[i], for_round)
             body = {"player": players[i], "cards": [], "points": 0, "by": seats.EDITOR}
     except RuleError as error:
         response = jsonify({"error": translate_error(error)})
-        response.status_code = 409 if error.code == "series-finished" else 422
+        response.status_code = 409 if error.code in ("series-finished", "round-saved") else 422
         return response
     return jsonify(body)
 

@@ -327,3 +327,16 @@ def test_seat_tokens_are_in_no_export(client: FlaskClient, played: dict[str, Any
                  client.get(url(played, "history")).get_data(as_text=True)]
     for token in played["seats"].values():
         assert not any(token in text for text in documents)
+
+
+def test_a_hand_for_a_round_saved_meanwhile_is_409_and_not_kept(client: FlaskClient, played: dict[str, Any]) -> None:
+    r = client.put(url(played, "draft/Борис"), json={"cards": ["6c"], "round": 1},
+                   headers=bearer(played["seats"]["Борис"]))
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "round-saved"
+    assert client.get(url(played, "draft")).get_json()["hands"] == {}  # not carried into round 2
+    r = client.put(url(played, "draft/Борис"), json={"cards": ["6c"], "round": 2},
+                   headers=bearer(played["seats"]["Борис"]))
+    assert r.status_code == 200
+    r = client.put(url(played, "draft/Борис"), json={"cards": ["6c"], "round": "2"},
+                   headers=bearer(played["seats"]["Борис"]))
+    assert r.status_code == 400
