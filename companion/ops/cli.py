@@ -57,7 +57,8 @@ def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
-    search_engine()  # the FAQ search learns before serving (and before gunicorn forks): no first query waits
+    with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
+        search_engine()
     server.settle_memory()
     if workers > 1:
         server.run_gunicorn(app, host, port, workers, threads)
