@@ -3,8 +3,17 @@
 Each table has three phones polling the standings fragment every 4 s with
 If-None-Match (as htmx does), each from its own moment; one of them is the
 editor's, which also saves a round every 30 s (POST /api/v1/series/<id>/rounds).
-With --editor-apart the editor is a fourth phone that only saves. Every phone is
-one Locust user with its own HTTP connection, as real phones have. The table
+With --editor-apart the editor is a fourth phone that only saves. With --seats
+each table plays with seats (issue 22): three seat phones (one per player) and the
+scorekeeper's phone. A seat follows the draft (GET /api/v1/series/<id>/draft with
+If-None-Match) every 4 s, every 1 s once a hand of the round is sent; sends its hand
+(form POST, then the seat page) 4-14 s before the save; after the save fetches its
+seat page again and confirms the round (form POST, then the seat page); when the
+draft says the series changed (another seat's confirmation) it fetches its live
+fragment. The scorekeeper polls the standings every 4 s, and the draft every 1 s
+during the 15 s before each save (its round page is open), then saves with
+"hands": "draft". Every phone is one Locust user with its own HTTP connection, as
+real phones have. The table
 count grows in steps until a step has errors or a p99 above 500 ms (or the
 last step); each step reports requests/s, p50/p95/p99 of polls and saves,
 errors, and the CPU the server and the load generator used (100 % = one core).
@@ -16,6 +25,7 @@ the run stops by itself after the last step or --max-seconds.
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/load.py                       # waitress, one process
     .venv/bin/python benchmarks/load.py --workers 2           # gunicorn, two processes
+    .venv/bin/python benchmarks/load.py --workers 2 --seats   # the same, every table playing with seats
     .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
     .venv/bin/python benchmarks/load.py --profile 1000        # where the time goes, in-process
 """
@@ -42,6 +52,9 @@ PHONES = 3  # per table; one of them is the editor's
 POLL_EVERY = 4.0
 SAVE_EVERY = 30.0
 P99_LIMIT_MS = 500
+SEAT_IDLE, SEAT_FAST = 4.0, 1.0  # as static/seat.js: until a hand of the round is sent, then until the save
+ENTRY = 15.0  # the scorekeeper's round page is open this long before each save
+SEAT_HANDS = {"Аня": ["js"], "Борис": ["jh"], "Вера": ["jc"]}  # 2 points each: no series ends during a run
 
 
 def free_port() -> int:
@@ -76,7 +89,9 @@ def prepare(instance: str, tables: int) -> None:
                 client.post(f"/api/v1/series/{created['id']}/rounds", json=round_body(k), headers=auth).status_code
                 == 201
             )
-        found.append({"id": created["id"], "token": created["edit_token"]})
+        seats = client.get(f"/api/v1/series/{created['id']}/seats", headers=auth).get_json()["seats"]
+        found.append({"id": created["id"], "token": created["edit_token"],
+                      "seats": {seat["player"]: seat["token"] for seat in seats}})
     (Path(instance) / "tables.json").write_text(json.dumps(found))
 
 
@@ -176,10 +191,12 @@ def run(args: argparse.Namespace) -> int:
         if args.workers > 1
         else f"waitress, 1 process × {args.threads} threads"
     )
-    print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
+    print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs"
+          f"{'; every table plays with 3 seats' if args.seats else ''}", flush=True)
 
-    counters = {"viewer": 0, "editor": 0}
-    viewers = PHONES - 1 if not args.editor_apart else PHONES  # per table
+    counters = {"viewer": 0, "editor": 0, "seat": 0}
+    viewers = 0 if args.seats else PHONES - 1 if not args.editor_apart else PHONES  # per table
+    rounds_due: dict[str, float] = {}  # table → when its scorekeeper saves the next round (shared by its phones)
 
     def poll_fragment(user: Any) -> None:
         """What htmx sends every 4 s: the fragment, with the ETag of the one the phone holds."""
@@ -194,6 +211,87 @@ def run(args: argparse.Namespace) -> int:
                 response.success()
             else:
                 response.failure(f"status {response.status_code}")
+
+    def check(response: Any, *ok: int) -> bool:
+        if response.status_code in ok:
+            response.success()
+            return True
+        response.failure(f"status {response.status_code}")
+        return False
+
+    class Seat(FastHttpUser):
+        """A player's own phone (issue 22): follows the draft, sends its hand, confirms the saved round."""
+
+        weight = PHONES if args.seats else 0
+        host = f"http://127.0.0.1:{port}"
+
+        def wait_time(self) -> float:
+            return max(0.0, min(self.poll_at, self.send_at, self.confirm_at) - time.monotonic())
+
+        def on_start(self) -> None:
+            self.table = tables[counters["seat"] // PHONES % len(tables)]
+            self.player = PLAYERS[counters["seat"] % PHONES]
+            counters["seat"] += 1
+            self.etag: str | None = None
+            self.round, self.version = 0, ""
+            self.busy = False  # a hand of the round is in the draft: follow it every second
+            now = time.monotonic()
+            self.poll_at, self.send_at, self.confirm_at = now + random.uniform(0, SEAT_IDLE), float("inf"), float("inf")
+            token = self.table["seats"][self.player]
+            with self.client.get(f"/series/{self.table['id']}/seat/open?token={token}", name="seat page",
+                                 catch_response=True) as response:
+                check(response, 200)
+
+        def page(self) -> None:
+            with self.client.get(f"/series/{self.table['id']}/seat", name="seat page", catch_response=True,
+                                 headers={"HX-Request": "true", "HX-Target": "seat"}) as response:
+                check(response, 200)
+
+        def plan_send(self) -> None:
+            due = rounds_due.get(self.table["id"])
+            if due is not None:
+                self.send_at = due - random.uniform(4, ENTRY - 1)
+
+        @task
+        def act(self) -> None:
+            now = time.monotonic()
+            sid = self.table["id"]
+            if now >= self.send_at:
+                self.send_at = float("inf")
+                with self.client.post(f"/series/{sid}/seat/hand", data=f"card={SEAT_HANDS[self.player][0]}",
+                                      headers={"Content-Type": "application/x-www-form-urlencoded"},
+                                      name="seat hand", catch_response=True) as response:
+                    check(response, 200)  # 303 followed to the seat page
+                self.busy = True
+            if now >= self.confirm_at:
+                self.confirm_at = float("inf")
+                with self.client.post(f"/series/{sid}/seat/rounds/{self.round - 1}/confirmation", data="agree=1",
+                                      headers={"Content-Type": "application/x-www-form-urlencoded"},
+                                      name="seat confirm", catch_response=True) as response:
+                    check(response, 200)
+            if now < self.poll_at:
+                return
+            headers = {"Accept": "application/json", "Accept-Encoding": "gzip"}
+            if self.etag:
+                headers["If-None-Match"] = self.etag
+            with self.client.get(f"/api/v1/series/{sid}/draft", headers=headers, name="seat poll",
+                                 catch_response=True) as response:
+                draft = response.json() if response.status_code == 200 else None
+                if check(response, 200, 304) and draft is not None:
+                    self.etag = response.headers.get("ETag")
+            if draft is not None:
+                if self.round and draft["round"] != self.round:  # a save: the seat page again, then confirm
+                    self.page()
+                    self.confirm_at = time.monotonic() + random.uniform(2, 10)
+                    self.plan_send()
+                elif self.version and draft["version"] != self.version:  # someone confirmed: the live part
+                    with self.client.get(f"/series/{sid}/seat", name="seat live", catch_response=True,
+                                         headers={"HX-Request": "true", "HX-Target": "seat-live"}) as response:
+                        check(response, 200)
+                if not self.round:
+                    self.plan_send()
+                self.round, self.version, self.busy = draft["round"], draft["version"], bool(draft["hands"])
+            self.poll_at = time.monotonic() + (SEAT_FAST if self.busy else SEAT_IDLE)
 
     class Viewer(FastHttpUser):
         weight = viewers
@@ -221,11 +319,16 @@ def run(args: argparse.Namespace) -> int:
             self.table = tables[counters["editor"] % len(tables)]
             counters["editor"] += 1
             self.etag: str | None = None
+            self.draft_etag: str | None = None
             self.k = ROUNDS_BEFORE
-            self.save_due = time.monotonic() + random.uniform(0, SAVE_EVERY)
+            self.save_due = time.monotonic() + random.uniform(ENTRY + 2 if args.seats else 0, SAVE_EVERY + ENTRY)
+            rounds_due[self.table["id"]] = self.save_due
 
         @task
         def poll_and_save(self) -> None:
+            if args.seats:
+                self.with_seats()
+                return
             if not args.editor_apart:
                 poll_fragment(self)
                 if time.monotonic() < self.save_due:
@@ -244,7 +347,41 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     response.failure(f"status {response.status_code}")
 
-    env = Environment(user_classes=[Viewer, Editor], events=events)
+        def with_seats(self) -> None:
+            """Standings every 4 s; the last 15 s before the save, the round page's draft every second."""
+            entering = time.monotonic() >= self.save_due - ENTRY
+            if not entering:
+                poll_fragment(self)
+            else:
+                headers = {"Accept": "application/json"}
+                if self.draft_etag:
+                    headers["If-None-Match"] = self.draft_etag
+                with self.client.get(f"/api/v1/series/{self.table['id']}/draft", headers=headers,
+                                     name="editor draft poll", catch_response=True) as response:
+                    if check(response, 200, 304):
+                        self.draft_etag = response.headers.get("ETag") or self.draft_etag
+            if time.monotonic() >= self.save_due:
+                self.k += 1
+                body = {**round_body(self.k), "typed_points": {}, "hands": "draft"}
+                with self.client.post(f"/api/v1/series/{self.table['id']}/rounds", json=body, name="save",
+                                      headers={"Authorization": f"Bearer {self.table['token']}"},
+                                      catch_response=True) as response:
+                    check(response, 201)
+                self.save_due += SAVE_EVERY
+                rounds_due[self.table["id"]] = self.save_due
+
+    if args.seats:  # the scorekeeper's own rhythm: 1 s while its round page is open, else 4 s
+        def editor_wait(user: Any) -> float:
+            now = time.monotonic()
+            every_s = 1.0 if now >= user.save_due - ENTRY else POLL_EVERY
+            due = getattr(user, "_due", None)
+            due = now + random.uniform(0, every_s) if due is None else max(min(due + every_s, user.save_due), now)
+            user._due = due
+            return float(due - now)
+
+        Editor.wait_time = editor_wait  # type: ignore[assignment]
+
+    env = Environment(user_classes=[Viewer, Editor, Seat], events=events)
     runner = env.create_local_runner()
     serving = psutil.Process(server.pid)
     me = psutil.Process()
@@ -269,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
             if time.monotonic() - started > args.max_seconds:
                 print(f"stopping: --max-seconds {args.max_seconds} reached")
                 break
-            phones = n * (PHONES + 1 if args.editor_apart else PHONES)
+            phones = n * (PHONES + 1 if args.editor_apart or args.seats else PHONES)
             runner.start(phones, spawn_rate=max(200, phones))
             gevent.sleep(args.warmup)
             env.stats.reset_all()
@@ -279,6 +416,8 @@ def run(args: argparse.Namespace) -> int:
             server_share = (cpu(serving, True) - server_cpu) / wall * 100
             load_share = (cpu(me, False) - load_cpu) / wall * 100
             poll, save = env.stats.get("poll", "GET"), env.stats.get("save", "POST")
+            if args.seats:  # every request a seat makes counts with the polls
+                poll = env.stats.total
             total = env.stats.total
             errors = total.num_failures
 
@@ -422,6 +561,8 @@ def main() -> int:
     parser.add_argument("--keep-going", action="store_true", help="step on past p99 > 500 ms (still stop on errors)")
     parser.add_argument("--editor-apart", action="store_true",
                         help="the editor is a fourth phone per table that only saves (no polls)")
+    parser.add_argument("--seats", action="store_true",
+                        help="every table plays with seats: three seat phones and the scorekeeper (issue 22)")
     parser.add_argument("--server-log", action="store_true", help="log every request's server-side time too")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="profile the request mix in-process instead")
     parser.add_argument("--prepare", nargs=2, metavar=("DIR", "TABLES"), help=argparse.SUPPRESS)

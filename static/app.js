@@ -187,7 +187,7 @@
   document.addEventListener("htmx:beforeSwap", function (e) {
     var target = e.detail.target;
     if (!target || target.id !== "live" || !e.detail.xhr || e.detail.xhr.status !== 200) return;
-    var match = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
+    var match = /data-version="([\d.]+)"/.exec(e.detail.serverResponse || "");
     if (match && match[1] === target.dataset.version) e.detail.shouldSwap = false;
   });
 

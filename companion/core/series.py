@@ -35,14 +35,37 @@ class PlayerStatus(StrEnum):
     LOST = "lost"
     ELIMINATED = "eliminated"
     WINNER = "winner"
+    LEFT = "left"  # left the table between rounds: neither lost nor in play (docs/rules-decisions.md)
+    WAITING = "waiting"  # joins the table later; only ever seen in the rounds before they join
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    """A player joining (at a total the table chose) or leaving, after `after` rounds were played."""
+
+    after: int
+    player: str
+    joins: bool
+    total: int = 0
 
 
 @dataclass(frozen=True)
 class SeriesSetup:
-    players: tuple[str, ...]
+    players: tuple[str, ...]  # seating order: the first players, then those who joined, in the order they came
     ruleset: RuleSet
     options: Options
     starter: str
+    roster: tuple[RosterChange, ...] = ()
+
+    def with_roster(self, changes: Sequence[RosterChange]) -> SeriesSetup:
+        """The setup with players joining and leaving between rounds; joiners sit after the last player."""
+        joined = tuple(c.player for c in changes if c.joins and c.player not in self.players)
+        return replace(self, players=self.players + joined, roster=tuple(changes))
+
+    @property
+    def first_players(self) -> tuple[str, ...]:
+        joined = {c.player for c in self.roster if c.joins}
+        return tuple(p for p in self.players if p not in joined)
 
     @classmethod
     def create(cls, players: Any, ruleset_id: Any = None, options: Any = None, starter: Any = None) -> SeriesSetup:
@@ -316,20 +339,41 @@ def round_problems(
 
 
 def _start(setup: SeriesSetup) -> Standings:
+    first = setup.first_players
     return Standings(
         setup,
         (),
         dict.fromkeys(setup.players, 0),
-        dict.fromkeys(setup.players, PlayerStatus.PLAYING),
+        {p: PlayerStatus.PLAYING if p in first else PlayerStatus.WAITING for p in setup.players},
         (),
         None,
         setup.starter,
     )
 
 
+def change_roster(standings: Standings, change: RosterChange) -> tuple[Standings, dict[str, Any] | None]:
+    """The standings with a player joining or leaving, and the event that says so (None: nothing changed).
+
+    A player who has already lost or been eliminated by then (a corrected round) stays as they are."""
+    statuses = dict(standings.statuses)
+    totals = dict(standings.totals)
+    if change.joins:
+        if statuses.get(change.player) is not PlayerStatus.WAITING:
+            return standings, None
+        statuses[change.player], totals[change.player] = PlayerStatus.PLAYING, change.total
+        event = {"type": "joined", "player": change.player, "total": change.total}
+    else:
+        if statuses.get(change.player) is not PlayerStatus.PLAYING:
+            return standings, None
+        statuses[change.player] = PlayerStatus.LEFT
+        event = {"type": "left", "player": change.player, "total": totals[change.player]}
+    starter = _next_in_play(standings.setup.players, statuses, standings.next_starter)
+    return replace(standings, totals=totals, statuses=statuses, next_starter=starter), event
+
+
 def _next_in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus], after: str) -> str:
     """The player itself if still in play, else the next one clockwise who is."""
-    i = players.index(after)
+    i = players.index(after) if after in players else 0
     for k in range(len(players)):
         candidate = players[(i + k) % len(players)]
         if statuses[candidate] in (PlayerStatus.PLAYING, PlayerStatus.WINNER):
@@ -349,26 +393,30 @@ def next_round_starter(setup: SeriesSetup, statuses: Mapping[str, PlayerStatus],
 
 
 def play_round(standings: Standings, entry: RoundInput) -> Standings:
-    """Apply one more round in the order of docs/rules.md §4; refuse it if anything is wrong."""
+    """Apply one more round in the order of docs/rules.md §4; refuse it if anything is wrong.
+
+    `standings` already hold every join and leave before this round (see `replay`)."""
     after, result = _advance(standings, entry, len(standings.rounds) + 1)
     return replace(after, rounds=standings.rounds + (result,))
 
 
-def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings, RoundResult]:
-    """The standings after round n (their `rounds` left as they were) and the round's result."""
+def _advance(standings: Standings, entry: RoundInput, n: int,
+             before: Sequence[dict[str, Any]] = ()) -> tuple[Standings, RoundResult]:
+    """The standings after round n (their `rounds` left as they were) and the round's result.
+
+    `before`: events of the players who joined or left since the last round, told with this round."""
     in_play = standings.in_play
     for problem in round_problems(standings, entry, in_play):
         problem.round_no = n
         raise problem
     setup, options = standings.setup, standings.setup.options
     if entry.redeal:
-        redeal = RoundResult(
-            n, entry, {}, dict.fromkeys(in_play, 0), standings.totals, ({"type": "redeal"},), standings.next_starter
-        )
+        redeal = RoundResult(n, entry, {}, dict.fromkeys(in_play, 0), standings.totals,
+                             (*before, {"type": "redeal"}), standings.next_starter)
         return standings, redeal
     totals = dict(standings.totals)
     changed: dict[str, PlayerStatus] | None = None  # statuses, copied only when one changes
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = list(before)
     hand_scores: dict[str, HandScore] = {}
     points: dict[str, int] = {}
     round_losers = []
@@ -423,10 +471,20 @@ def _advance(standings: Standings, entry: RoundInput, n: int) -> tuple[Standings
 
 
 def replay(setup: SeriesSetup, rounds: Sequence[RoundInput]) -> Standings:
-    """Standings after the given rounds, in order; RoundError names the first bad round."""
+    """Standings after the given rounds, in order, with the players who joined or left between them
+    (`setup.roster`); RoundError names the first bad round."""
     standings = _start(setup)
     results = []
-    for n, entry in enumerate(rounds, start=1):
-        standings, result = _advance(standings, entry, n)
+    pending: list[dict[str, Any]] = []
+    for n in range(len(rounds) + 1):
+        for change in setup.roster:
+            if change.after == n:
+                standings, event = change_roster(standings, change)
+                if event is not None:
+                    pending.append(event)
+        if n == len(rounds):
+            break
+        standings, result = _advance(standings, rounds[n], n + 1, pending)
+        pending = []
         results.append(result)
     return replace(standings, rounds=tuple(results))

@@ -17,7 +17,7 @@ from typing import Any
 import sqlite_utils
 
 from companion.core.errors import N_, FormatError, RoundError, RuleError
-from companion.core.series import RoundInput, SeriesSetup, replay
+from companion.core.series import MAX_NAME_LENGTH, RosterChange, RoundInput, SeriesSetup, replay
 from companion.service import series as series_service
 from companion.storage import database as storage
 
@@ -47,12 +47,33 @@ def export_document(db: sqlite_utils.Database, series: series_service.Series, vi
         "created_at": series.row.created_at,
         "ruleset": series.setup.ruleset.id,
         "options": series.setup.options.to_json(),
-        "players": list(series.setup.players),
+        "players": list(series.setup.first_players),
         "starter": series.setup.starter,
         "starter_drawn": series.row.starter_drawn,
         "rounds": list(series.row.rounds),
         "history": storage.round_history(db, series.id),
+        # players who joined or left between rounds (only in a series that had any)
+        **({"roster": [{"after": c.after, "player": c.player, "joins": c.joins, "total": c.total}
+                       for c in series.setup.roster]} if series.setup.roster else {}),
     }
+
+
+def read_roster(data: Mapping[str, Any], setup: SeriesSetup) -> SeriesSetup:
+    """The setup with the file's joins and leaves (an optional list of {"after", "player", "joins", "total"})."""
+    roster = data.get("roster")
+    if roster is None:
+        return setup
+    shape = N_('“roster” must be a list of {"after": 2, "player": "Дима", "joins": true, "total": 54}.')
+    if not isinstance(roster, list):
+        raise FormatError(shape)
+    changes = []
+    for c in roster:
+        if not (isinstance(c, Mapping) and isinstance(c.get("player"), str) and isinstance(c.get("joins"), bool)
+                and all(isinstance(c.get(k), int) and not isinstance(c.get(k), bool) for k in ("after", "total"))
+                and 0 < len(c["player"].strip()) <= MAX_NAME_LENGTH):
+            raise FormatError(shape)
+        changes.append(RosterChange(c["after"], c["player"], c["joins"], c["total"]))
+    return setup.with_roster(changes)
 
 
 def comparable(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -172,6 +193,7 @@ def import_document(
     """Check the whole document, then store it as a new series; returns it and its edit token."""
     doc = _check_header(data)
     setup = SeriesSetup.create(doc["players"], doc.get("ruleset"), doc.get("options"), doc.get("starter"))
+    setup = read_roster(doc, setup)
     entries = read_rounds(doc, setup)
     if len(entries) > series_service.MAX_ROUNDS:
         raise RoundError(N_("A series holds at most %(max)s rounds; this file has %(count)s."),
@@ -187,12 +209,13 @@ def import_document(
         db,
         ruleset=setup.ruleset.id,
         options=setup.options.to_json(),
-        players=list(setup.players),
+        players=list(setup.first_players),
         starter=setup.starter,
         starter_drawn=bool(doc.get("starter_drawn", False)),
         table_id=table_id,
         rounds=rounds,
         history=history,
+        roster=[{"after": c.after, "player": c.player, "joins": c.joins, "total": c.total} for c in setup.roster],
     )
     series = series_service.load(db, series_id)
     assert series is not None

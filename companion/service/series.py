@@ -9,13 +9,14 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlite_utils
 
 from companion.core.errors import N_, RoundError
-from companion.core.series import RoundInput, SeriesSetup, Standings, play_round, replay
+from companion.core.series import RosterChange, RoundInput, SeriesSetup, Standings, play_round, replay
 from companion.storage import database as storage
 
 
@@ -25,6 +26,7 @@ class Series:
     setup: SeriesSetup
     entries: tuple[RoundInput, ...]
     standings: Standings
+    marks: Mapping[int, Mapping[str, storage.Mark]] = field(default_factory=dict)  # round n → player → word
 
     @property
     def id(self) -> str:
@@ -56,8 +58,13 @@ class UnreadableSeries(Exception):
         self.series_id, self.cause = series_id, cause
 
 
-def setup_of(row: storage.SeriesRow) -> SeriesSetup:
-    return SeriesSetup.create(row.players, row.ruleset, row.options, row.starter)
+def setup_of(row: storage.SeriesRow, roster: list[dict[str, Any]] | None = None) -> SeriesSetup:
+    """The series' setup, with the players who joined or left between rounds (`storage.load_roster`)."""
+    setup = SeriesSetup.create(row.players, row.ruleset, row.options, row.starter)
+    if not roster:
+        return setup
+    return setup.with_roster([RosterChange(r["after"], r["player"], bool(r["joins"]), r["total"] or 0)
+                              for r in roster])
 
 
 class _RecentSeries:
@@ -66,12 +73,12 @@ class _RecentSeries:
 
     def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self.series: OrderedDict[tuple[str, int, str], Series] = OrderedDict()
+        self.series: OrderedDict[tuple[str, int, str, int], Series] = OrderedDict()
         self.lock = threading.Lock()
 
     @staticmethod
-    def key(row: storage.SeriesRow) -> tuple[str, int, str]:
-        return (row.id, row.version, row.updated_at)
+    def key(row: storage.SeriesRow) -> tuple[str, int, str, int]:
+        return (row.id, row.version, row.updated_at, row.marks)
 
     def get(self, row: storage.SeriesRow) -> Series | None:
         key = self.key(row)
@@ -101,12 +108,16 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
         return cached
     row = replace(row, rounds=storage.load_rounds(db, series_id))
     try:
-        setup = setup_of(row)
+        setup = setup_of(row, storage.load_roster(db, series_id))
         entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
         standings = replay(setup, entries)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:  # RuleError is a ValueError
         raise UnreadableSeries(series_id, error) from error
-    return _recent.put(Series(row, setup, entries, standings))
+    return _recent.put(Series(row, setup, entries, standings, _marks(db, row)))
+
+
+def _marks(db: sqlite_utils.Database, row: storage.SeriesRow) -> dict[int, dict[str, storage.Mark]]:
+    return storage.load_marks(db, row.id) if row.marks else {}
 
 
 def create(db: sqlite_utils.Database, players: Any, ruleset: Any = None, options: Any = None,
@@ -137,9 +148,12 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
            if_match: int | None, idempotency: tuple[str, str] | None = None) -> Series:
     """Replay the candidate rounds (refusing any impossible one) and store them."""
     _check_version(series, if_match)
+    setup = _roster_moved(series.setup, action, n)
     try:
         # only a new round needs applying; a change or removal replays the whole series
-        standings = play_round(series.standings, entries[-1]) if action == "add" else replay(series.setup, entries)
+        # (a player who joined or left since the last round is told with this one: a whole replay says it)
+        incremental = action == "add" and not any(c.after == n - 1 for c in series.setup.roster)
+        standings = play_round(series.standings, entries[-1]) if incremental else replay(setup, entries)
     except RoundError as error:
         if error.round_no is not None and error.round_no > n:
             raise RoundError(
@@ -160,7 +174,15 @@ def _store(db: sqlite_utils.Database, series: Series, entries: list[RoundInput],
         fresh = load(db, series.id)
         assert fresh is not None
         raise VersionConflict(fresh) from None
-    return _recent.put(Series(row, series.setup, tuple(entries), standings))
+    return _recent.put(Series(row, setup, tuple(entries), standings, _marks(db, row)))
+
+
+def _roster_moved(setup: SeriesSetup, action: str, n: int) -> SeriesSetup:
+    """Joins and leaves stay between the same rounds when round n is removed or put back (as `storage.save_rounds`)."""
+    if action not in ("delete", "restore") or not setup.roster:
+        return setup
+    step = -1 if action == "delete" else 1
+    return setup.with_roster([replace(c, after=c.after + step) if c.after >= n else c for c in setup.roster])
 
 
 def round_number(series: Series, n: Any) -> int | None:

@@ -83,6 +83,36 @@ def m003_idempotency_keys(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m004_seats_drafts_confirmations(db: sqlite_utils.Database) -> None:
+    """Seats (one capability link per player), the hands sent for the round being entered, and the
+    players' confirmations or disputes of saved rounds.
+
+    `series.marks` counts changes to the confirmations: a confirmation changes what the series shows
+    but not its rounds, so it leaves `version` (the If-Match of round writes) alone and moves `marks`.
+    """
+    db.table("series").add_column("marks", int, not_null_default=0)
+    db.table("seats").create(
+        {"series_id": str, "player": str, "token_hash": str, "generation": int, "created_at": str},
+        pk=("series_id", "player"), foreign_keys=[("series_id", "series", "id")],
+    )
+    db.table("seats").create_index(["token_hash"], unique=True)
+    db.table("drafts").create(
+        {"series_id": str, "player": str, "cards": str, "by": str, "at": str},
+        pk=("series_id", "player"), foreign_keys=[("series_id", "series", "id")],
+    )
+    db.table("confirmations").create(
+        {"series_id": str, "n": int, "player": str, "agree": int, "note": str, "round_data": str, "at": str},
+        pk=("series_id", "n", "player"), foreign_keys=[("series_id", "series", "id")],
+    )
+    # Players joining or leaving between rounds: replayed with the rounds (`after` = rounds played before it).
+    db.table("roster").create(
+        {"id": int, "series_id": str, "after": int, "player": str, "joins": int, "total": int, "at": str},
+        pk="id", foreign_keys=[("series_id", "series", "id")],
+    )
+    db.table("roster").create_index(["series_id", "id"])
+
+
 IDEMPOTENCY_DAYS = 2  # a retry comes within seconds; keys older than this are forgotten
 
 
@@ -230,6 +260,12 @@ class SeriesRow:
     updated_at: str
     rounds: list[dict[str, Any]]
     table_id: str = ""
+    marks: int = 0  # changes to the players' confirmations (see m004)
+
+    @property
+    def stamp(self) -> str:
+        """What every view of the series depends on: its version, and its confirmations once there are any."""
+        return str(self.version) if not self.marks else f"{self.version}.{self.marks}"
 
     def token_matches(self, token: str) -> bool:
         return secrets.compare_digest(self.edit_token_hash, hash_token(token))
@@ -245,7 +281,8 @@ def new_table(db: sqlite_utils.Database, stamp: str | None = None) -> str:
 def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str, Any], players: list[str],
                   starter: str, starter_drawn: bool, table_id: str | None = None,
                   rounds: list[dict[str, Any]] | None = None,
-                  history: list[dict[str, Any]] | None = None) -> tuple[str, str]:
+                  history: list[dict[str, Any]] | None = None,
+                  roster: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """Store a new series; returns (id, edit_token). The token itself is never stored.
 
     Without `table_id` the series starts a table of its own. `rounds` and
@@ -272,6 +309,9 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
                 [series_id, h["n"], h["action"], dumps(h["before"]) if h["before"] is not None else None,
                  dumps(h["after"]) if h["after"] is not None else None, h["at"]],
             )
+        for c in roster or []:
+            db.execute("insert into roster (series_id, after, player, joins, total, at) values (?, ?, ?, ?, ?, ?)",
+                       [series_id, c["after"], c["player"], int(c["joins"]), c["total"], stamp])
     _note_write_ok()
     return series_id, token
 
@@ -287,7 +327,7 @@ def load_series(db: sqlite_utils.Database, series_id: str, *, with_rounds: bool 
         id=row["id"], ruleset=row["ruleset"], options=json.loads(row["options"]), players=json.loads(row["players"]),
         starter=row["starter"], starter_drawn=bool(row["starter_drawn"]), edit_token_hash=row["edit_token_hash"],
         version=row["version"], created_at=row["created_at"], updated_at=row["updated_at"], rounds=rounds,
-        table_id=row["table_id"] or "",
+        table_id=row["table_id"] or "", marks=row.get("marks") or 0,
     )
 
 
@@ -345,6 +385,14 @@ def save_rounds(
                 )
         if len(new_rounds) < len(old):
             db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
+        if action in ("delete", "restore"):  # joins and leaves stay between the same rounds
+            db.execute(f"update roster set after = after {'-' if action == 'delete' else '+'} 1 "
+                       "where series_id = ? and after >= ?", [series.id, n])
+        if action != "add":  # a corrected round (and, when rounds move, every later one) loses its confirmations
+            db.execute(f"delete from confirmations where series_id = ? and n {'=' if action == 'edit' else '>='} ?",
+                       [series.id, n])
+        if action == "add":  # the hands sent for this round are used: the next round starts from an empty draft
+            db.execute("delete from drafts where series_id = ?", [series.id])
         db.execute(
             "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
             [series.id, n, action, dumps(old[n - 1]) if n <= len(old) and action != "restore" else None,
@@ -352,6 +400,45 @@ def save_rounds(
         )
     _note_write_ok()
     return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A player's word on a saved round: agreed, or disputed with an optional note."""
+
+    agree: bool
+    note: str
+
+
+def load_marks(db: sqlite_utils.Database, series_id: str) -> dict[int, dict[str, Mark]]:
+    """Round number → player → their confirmation or dispute, in the order given."""
+    marks: dict[int, dict[str, Mark]] = {}
+    for r in db.query("select n, player, agree, note from confirmations where series_id = ? order by at, rowid",
+                      [series_id]):
+        marks.setdefault(r["n"], {})[r["player"]] = Mark(bool(r["agree"]), r["note"] or "")
+    return marks
+
+
+def load_roster(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
+    """Players who joined or left, in the order it happened."""
+    return list(db.query("select after, player, joins, total from roster where series_id = ? order by id",
+                         [series_id]))
+
+
+def change_roster(db: sqlite_utils.Database, series: SeriesRow, *, after: int, player: str, joins: bool,
+                  total: int) -> None:
+    """Store a join or a leave as a new version of the series; StaleVersion if it changed since it was loaded."""
+    stamp = now()
+    with db.atomic():
+        cursor = db.execute("update series set version = version + 1, updated_at = ? where id = ? and version = ?",
+                            [stamp, series.id, series.version])
+        if cursor.rowcount != 1:
+            raise StaleVersion()
+        db.execute("insert into roster (series_id, after, player, joins, total, at) values (?, ?, ?, ?, ?, ?)",
+                   [series.id, after, player, int(joins), total, stamp])
+        if not joins:
+            db.execute("delete from drafts where series_id = ? and player = ?", [series.id, player])
+    _note_write_ok()
 
 
 def idempotent_answer(db: sqlite_utils.Database, series_id: str, key: str) -> dict[str, Any] | None:

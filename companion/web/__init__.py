@@ -19,11 +19,13 @@ def init_app(app: Flask) -> None:
     from companion.web.api import faq as faq_api
     from companion.web.api import record as record_api
     from companion.web.api import referee as referee_api
+    from companion.web.api import seats as seats_api
     from companion.web.api import series as api
     from companion.web.api import summary as summary_api
     from companion.web.api import tables as tables_api
     from companion.web.http import shell
     from companion.web.pages import export, play, record, referee, series, summary, tables
+    from companion.web.pages import seat as seat_pages
     from companion.web.present import numbers
 
     Htmx(app)
@@ -44,6 +46,8 @@ def init_app(app: Flask) -> None:
         summary_api,
         round_text_api,
         numbers,
+        seats_api,
+        seat_pages,
     ):
         app.register_blueprint(module.bp)
     errors.init_app(app)
@@ -51,6 +55,9 @@ def init_app(app: Flask) -> None:
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
     app.context_processor(named_limits)
+    from companion.web.present.series_view import dispute_text
+
+    app.jinja_env.globals["dispute_text"] = dispute_text
 
 
 def named_limits() -> dict[str, Any]:

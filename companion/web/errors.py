@@ -60,7 +60,7 @@ def answer(status: int, code: str, message: str, *, title: str | None = None, **
 def rule_error_status(error: RuleError) -> int:
     if isinstance(error, FormatError):
         return 400
-    if isinstance(error, SeriesFinishedError):
+    if isinstance(error, SeriesFinishedError) or error.code == "round-saved":
         return 409
     return 422
 

@@ -72,7 +72,7 @@ def if_match_version() -> int | None:
     value = request.headers.get("If-Match")
     if value is None:
         return None
-    digits = value.strip().removeprefix("W/").strip('"')
+    digits = value.strip().removeprefix("W/").strip('"').split(".")[0]  # an ETag "7.2": version 7, marks 2
     if not (digits.isascii() and digits.isdigit()):  # "²".isdigit() is true, int("²") fails
         raise ApiError(400, "bad-request", N_("If-Match must be the series version, a whole number such as 3."))
     return int(digits)

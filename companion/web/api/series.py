@@ -18,6 +18,7 @@ from companion.core.languages import LANGUAGES
 from companion.core.rules import DEFAULT_RULESET, OPTION_SPECS, RULESETS, get_ruleset
 from companion.core.scoring import max_hand, score_hand
 from companion.i18n import gettext, in_both_languages
+from companion.service import seats
 from companion.service import series as series_service
 from companion.storage import database as storage
 from companion.storage.database import get_db, round_history
@@ -185,13 +186,19 @@ def create_series() -> Any:
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
     series = load_series(series_id)
-    return conditional(str(series.version), lambda: jsonify(series_json(series)))
+    return conditional(series.row.stamp, lambda: jsonify(series_json(series)))
 
 
 @bp.post("/series/<series_id>/rounds")
 def add_round(series_id: str) -> Any:
     data = json_body()
-    return write(series_id, lambda g, v, k: series_service.add_round(get_db(), g, data, v, k), data=data, status=201)
+
+    def add(g: series_service.Series, v: int | None, k: tuple[str, str] | None) -> series_service.Series:
+        if isinstance(data, dict) and data.get("hands") == "draft":  # the hands the seats sent
+            return series_service.add_round(get_db(), g, seats.round_from_draft(get_db(), g, data), v, k)
+        return series_service.add_round(get_db(), g, data, v, k)
+
+    return write(series_id, add, data=data, status=201)
 
 
 @bp.put("/series/<series_id>/rounds/<int:n>")

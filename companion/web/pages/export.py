@@ -29,7 +29,7 @@ from companion.web.http.links import public_url, qr_png
 from companion.web.http.pages import load_or_404
 from companion.web.pages.tables import series_rules_lines
 from companion.web.present.numbers import minus, signed, zone_key
-from companion.web.present.series_view import Cell, SeriesView, event_text, history_view, series_view
+from companion.web.present.series_view import Cell, SeriesView, dispute_text, event_text, history_view, series_view
 
 bp = Blueprint("export", __name__)
 bp.record_once(lambda state: pdf.init_app(state.app))
@@ -76,6 +76,7 @@ def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
     rows = []
     for line, played in zip(view.rounds, view.series.standings.rounds, strict=True):
         events = [event_text(e) for e in played.events if e.get("type") not in SAID_BY_THE_SQUARES]
+        events += [dispute_text(player, note) for player, note in line.disputes]
         rows.append({"n": line.n, "redeal": line.redeal, "cells": [square(c, line.finish) for c in line.cells],
                      "events": " ".join(f"{e}." for e in events)})  # each event is a sentence of its own
     return rows
@@ -156,7 +157,7 @@ def sheet_html(series: Series) -> str:
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
-    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url, zone_key())
+    key = (series.id, series.row.stamp, series.row.updated_at, current_language(), request.host_url, zone_key())
     return renderer.get_or_render(
         key,
         lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
@@ -175,7 +176,7 @@ def scoresheet_pdf(series_id: str) -> Response:
 
     headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
     try:
-        etag = f"pdf-{series.id}-v{series.version}-{current_language()}-{zone_key()}"  # its times are the table's
+        etag = f"pdf-{series.id}-v{series.row.stamp}-{current_language()}-{zone_key()}"  # its times are the table's
         return conditional(etag, render, headers=headers)
     except pdf.RenderBusy:
         response = answer(
@@ -235,8 +236,11 @@ def scoresheet_csv(series_id: str) -> Response:
     for r in view.rounds:
         events = list(r.json["events"])
         for name, cell in zip(series.setup.players, r.cells, strict=True):
-            if cell.change is None:
-                continue  # out of the series already
+            if cell.change is None:  # out of the series already; a row only for leaving the table now
+                told = player_events([e for e in events if e.get("type") == "left"], name)
+                if told:
+                    writer.writerow([r.n, name, "", "", cell.total, told])
+                continue
             if r.redeal:
                 cards, points = gettext("redeal"), 0
             elif cell.winner:
@@ -246,7 +250,8 @@ def scoresheet_csv(series_id: str) -> Response:
                 cards, points = gettext("typed in"), cell.change or 0
             else:
                 cards, points = cell.cards, cell.change or 0
-            writer.writerow([r.n, name, cards, points, cell.total, player_events(events, name)])
+            said = [player_events(events, name)] + [dispute_text(name, note) for p, note in r.disputes if p == name]
+            writer.writerow([r.n, name, cards, points, cell.total, "; ".join(filter(None, said))])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
     response.headers["Vary"] = "Accept-Language, Cookie"

@@ -67,7 +67,7 @@ def standings_etag(row: SeriesRow, fragment: bool) -> str:
     """Series version, language, editor or reader, fragment or page: what the answer depends on.
 
     Made from the stored row alone, so an idle poll is answered 304 without loading or replaying the rounds."""
-    return f"v{row.version}-{current_language()}-{'e' if can_edit_row(row) else 'r'}-{'f' if fragment else 'p'}"
+    return f"v{row.stamp}-{current_language()}-{'e' if can_edit_row(row) else 'r'}-{'f' if fragment else 'p'}"
 
 
 def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:

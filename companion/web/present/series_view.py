@@ -9,13 +9,14 @@ never disagree. Texts (events, card letters) are in the request's language;
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.rules import StarterRule
 from companion.core.series import PlayerStatus
 from companion.i18n import gettext, ngettext
 from companion.service.series import Series
+from companion.storage.database import Mark
 from companion.web.present.cards import card_or_none, card_text
 from companion.web.present.numbers import minus
 
@@ -57,6 +58,16 @@ class RoundLine:
     events: tuple[str, ...]  # what happened, in sentences (the redeal is shown by `redeal`)
     all_events: tuple[str, ...]  # every event, the redeal too (the CSV's column)
     json: Mapping[str, Any]  # the core's record of the round (the API's)
+    marks: Mapping[str, Mark] = field(default_factory=dict)  # the players' confirmations and disputes
+
+    @property
+    def disputes(self) -> list[tuple[str, str]]:
+        """(player, note) of every player who says the round was scored wrong."""
+        return [(p, m.note) for p, m in self.marks.items() if not m.agree]
+
+    @property
+    def agreed(self) -> list[str]:
+        return [p for p, m in self.marks.items() if m.agree]
 
 
 @dataclass(frozen=True)
@@ -119,7 +130,7 @@ def series_view(series: Series) -> SeriesView:
             n=r.n, redeal=r.entry.redeal, winner=r.entry.winner, starter=r.starter,
             finish=card_text(r.entry.finishing_card), cells=tuple(cells),
             events=tuple(event_text(e) for e in r.events if e.get("type") != "redeal"),
-            all_events=tuple(event_text(e) for e in r.events), json=r.json,
+            all_events=tuple(event_text(e) for e in r.events), json=r.json, marks=series.marks.get(r.n, {}),
         ))
     return SeriesView(series, tuple(players), tuple(rounds))
 
@@ -134,7 +145,7 @@ def series_json(series: Series) -> dict[str, Any]:
         "ruleset": series.setup.ruleset.id,
         "options": series.setup.options.to_json(),
         "players": [p.to_json() for p in view.players],
-        "rounds": [r.json for r in view.rounds],
+        "rounds": [{**r.json, **round_marks_json(r.marks)} for r in view.rounds],
         "status": "finished" if st.finished else "active",
         "losers": list(st.losers),
         "winner": st.winner,
@@ -146,6 +157,21 @@ def series_json(series: Series) -> dict[str, Any]:
         "created_at": series.row.created_at,
         "updated_at": series.row.updated_at,
     }
+
+
+def round_marks_json(marks: Mapping[str, Mark]) -> dict[str, Any]:
+    """A round's confirmations by player ("agreed" or "disputed") and its disputes with their notes."""
+    return {
+        "confirmations": {p: "agreed" if m.agree else "disputed" for p, m in marks.items()},
+        "disputes": [{"player": p, "note": m.note} for p, m in marks.items() if not m.agree],
+    }
+
+
+def dispute_text(player: str, note: str) -> str:
+    """A dispute as the standings, the PDF and the CSV say it."""
+    if note:
+        return gettext("%(name)s disputes the round: “%(note)s”", name=player, note=note)
+    return gettext("%(name)s disputes the round", name=player)
 
 
 def event_text(event: Mapping[str, Any]) -> str:
@@ -170,6 +196,10 @@ def event_text(event: Mapping[str, Any]) -> str:
                        total=minus(event["total"]))
     if kind == "series-end":
         return gettext("The series is over")
+    if kind == "joined":
+        return gettext("%(player)s joined the table at %(total)s", player=event["player"], total=minus(event["total"]))
+    if kind == "left":
+        return gettext("%(player)s left the table at %(total)s", player=event["player"], total=minus(event["total"]))
     return str(kind)
 
 
@@ -210,6 +240,8 @@ def chart(series: Series, width: int = 340, height: int = 150) -> dict[str, Any]
         for e in r.events:
             if e.get("type") == "eliminated":
                 left_after.setdefault(e["player"], r.n)
+            elif e.get("type") == "left":  # told with the round after they left
+                left_after.setdefault(e["player"], r.n - 1)
     totals = {p: [0] + [r.totals[p] for r in st.rounds][: left_after.get(p, len(st.rounds))]
               for p in series.setup.players}
     values = [v for vs in totals.values() for v in vs]

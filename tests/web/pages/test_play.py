@@ -79,7 +79,7 @@ def test_create_gives_an_edit_cookie_for_that_series_only_and_share_page_with_tw
     cookie = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith(f"e_{series_id}="))
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/series/{series_id}" in cookie
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert page.count("<svg") == 3  # view, house rules («Наши правила», issue 11), edit
+    assert page.count("<svg") == 3 + len(PLAYERS)  # view, house rules (issue 11), edit, a seat each (issue 22)
     assert "Жребий брошен" in page  # the drawn starter is shown
     assert f"/series/{series_id}/edit?token=" in page
 

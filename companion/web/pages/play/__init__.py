@@ -15,4 +15,4 @@ from flask import Blueprint
 
 bp = Blueprint("play", __name__)
 
-from companion.web.pages.play import fallbacks, rounds, sharing, start  # noqa: E402,F401  (the views register themselves on bp)
+from companion.web.pages.play import fallbacks, roster, rounds, sharing, start  # noqa: E402,F401  (the views register themselves on bp)

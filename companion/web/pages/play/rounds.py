@@ -21,6 +21,7 @@ from companion.web.pages.play import bp
 from companion.web.pages.play.form_values import whole
 from companion.web.pages.play.round_form import RoundForm, error_field
 from companion.web.pages.play.round_preview import preview, standings_before
+from companion.web.pages.seat import draft_form_hands
 from companion.web.pages.series import render_series
 from companion.web.present import round_say
 from companion.web.present.cards import card_grid
@@ -160,7 +161,9 @@ def new_round(series_id: str) -> Response:
     series = editable_or_403(series_id)
     if series.standings.finished:
         return see_other("series.show", series_id=series.id)
-    return render_round(series, RoundForm(None, series.version))
+    form = RoundForm(None, series.version)
+    form.hands.update(draft_form_hands(series))  # the hands sent from the players' phones so far
+    return render_round(series, form)
 
 
 @bp.post("/series/<series_id>/round")

@@ -32,10 +32,18 @@ def claim(series_id: str) -> Response:
 @bp.get("/series/<series_id>/share")
 def share(series_id: str) -> Response:
     series = editable_or_403(series_id)
-    token = request.cookies[edit_cookie(series.id)]
+    return share_page(series, request.cookies[edit_cookie(series.id)])
+
+
+def share_page(series: Series, token: str, status: int = 200, roster_error: str | None = None) -> Response:
     view_url = public_url("series.show", series_id=series.id)
     edit_url = public_url("play.claim", series_id=series.id, token=token)
+    from companion.service.roster import default_total
+    from companion.web.pages.seat import seat_links
     from companion.web.pages.tables import rules_share
 
-    return page("share.html", game=series, view_url=view_url, edit_url=edit_url,
-                view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url), rules=rules_share(series))
+    return page("share.html", status, game=series, roster_error=roster_error,
+                default_total=None if series.standings.finished else default_total(series),
+                view_url=view_url, edit_url=edit_url,
+                view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url), rules=rules_share(series),
+                seats=[] if series.standings.finished else seat_links(series, token))

@@ -1,0 +1,139 @@
+"""JSON API v1 of seats: the seat links, the draft of the round being entered, confirmations of saved rounds,
+and players joining or leaving between rounds.
+
+A seat token (Bearer) may send only its own player's hand and confirm or dispute that player's
+rounds; the edit token does everything else (see `companion.service.seats`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.core.errors import N_
+from companion.service import roster, seats
+from companion.service.series import Series
+from companion.storage.database import get_db
+from companion.web.api.request import authorize, bearer_token, created, json_object, load_series
+from companion.web.errors import ApiError
+from companion.web.http.conditional import conditional
+from companion.web.http.links import public_url
+from companion.web.present.series_view import round_marks_json, series_json
+
+bp = Blueprint("seats_api", __name__, url_prefix="/api/v1")
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def seat_or_editor(series: Series) -> str | None:
+    """None for the edit token, else the player whose seat token this is (401 without a token, 403 otherwise)."""
+    token = bearer_token(N_("Send the seat token or the edit token: “Authorization: Bearer <token>”."))
+    if series.row.token_matches(token):
+        return None
+    player = seats.seat_player(get_db(), series.id, token)
+    if player is None:
+        raise ApiError(403, "forbidden", N_("This token opens no seat of this series."))
+    return player
+
+
+def player_of(series: Series, name: str) -> str:
+    try:
+        return seats.find_player(series, name)
+    except seats.UnknownPlayer:
+        raise ApiError(404, "not-found", N_("There is no player “%(name)s” in this series. Players: %(players)s."),
+                       name=name, players=", ".join(series.setup.players)) from None
+
+
+def seat_json(series: Series, player: str, token: str) -> dict[str, Any]:
+    return {"player": player, "url": public_url("seat.claim", series_id=series.id, token=token), "token": token}
+
+
+@bp.get("/series/<series_id>/seats")
+def list_seats(series_id: str) -> Response:
+    series = load_series(series_id)
+    authorize(series)
+    token = bearer_token(N_("Send the edit token."))
+    response = jsonify({"seats": [seat_json(series, p, t) for p, t in seats.seats(get_db(), series, token)]})
+    response.headers.update(NO_STORE)
+    return response
+
+
+@bp.post("/series/<series_id>/seats/<player>/renew")
+def renew_seat(series_id: str, player: str) -> Response:
+    series = load_series(series_id)
+    authorize(series)
+    name = player_of(series, player)
+    new = seats.renew(get_db(), series, bearer_token(N_("Send the edit token.")), name)
+    response = jsonify(seat_json(series, name, new))
+    response.headers.update(NO_STORE)
+    return response
+
+
+def _writer_for(series: Series, name: str) -> tuple[str, str]:
+    """(player, by): the player of the URL, if this token may write their hand."""
+    seat = seat_or_editor(series)
+    player = player_of(series, name)
+    if seat is not None and seat != player:
+        raise ApiError(403, "forbidden", N_("This seat belongs to %(seat)s; it can send only their own hand."),
+                       seat=seat)
+    return player, seats.EDITOR if seat is None else seats.SEAT
+
+
+@bp.put("/series/<series_id>/draft/<player>")
+def put_hand(series_id: str, player: str) -> Any:
+    series = load_series(series_id)
+    name, by = _writer_for(series, player)
+    data = json_object()
+    hand = seats.put_hand(get_db(), series, name, data.get("cards"), by, data.get("round"))
+    return {"round": len(series.entries) + 1, "player": name, "cards": [str(c) for c in hand.cards],
+            "points": hand.points}
+
+
+@bp.delete("/series/<series_id>/draft/<player>")
+def drop_hand(series_id: str, player: str) -> Response:
+    series = load_series(series_id)
+    name, _by = _writer_for(series, player)
+    seats.drop_hand(get_db(), series, name)
+    return Response(status=204)
+
+
+@bp.get("/series/<series_id>/draft")
+def get_draft(series_id: str) -> Response:
+    series = load_series(series_id)
+    found = seats.draft(get_db(), series)
+    return conditional(found.etag, lambda: jsonify(found.to_json()), headers={"Cache-Control": "no-cache"})
+
+
+@bp.post("/series/<series_id>/rounds/<int:n>/confirmation")
+def confirm(series_id: str, n: int) -> Any:
+    series = load_series(series_id)
+    seat = seat_or_editor(series)
+    if seat is None:
+        raise ApiError(403, "forbidden", N_("Only a player's own seat confirms or disputes a round; "
+                                            "the edit token corrects it instead."))
+    if not 1 <= n <= len(series.entries):
+        raise ApiError(404, "not-found", N_("Round %(n)s does not exist in this series (rounds so far: %(count)s)."),
+                       n=n, count=len(series.entries))
+    data = json_object()
+    fresh = seats.confirm(get_db(), series, seat, n, data.get("agree"), data.get("note"))
+    return {"round": n, "player": seat, **round_marks_json(fresh.marks.get(n, {}))}
+
+
+# -- players joining and leaving between rounds ----------------------------------------------------------
+
+
+@bp.post("/series/<series_id>/players")
+def add_player(series_id: str) -> Response:
+    series = load_series(series_id)
+    authorize(series)
+    data = json_object()
+    changed = roster.join(get_db(), series, data.get("name"), data.get("total"))
+    return created(series_json(changed), f"/api/v1/series/{series.id}")
+
+
+@bp.delete("/series/<series_id>/players/<player>")
+def remove_player(series_id: str, player: str) -> Any:
+    series = load_series(series_id)
+    authorize(series)
+    return series_json(roster.leave(get_db(), series, player_of(series, player)))

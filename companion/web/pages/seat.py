@@ -1,0 +1,201 @@
+"""A player's own phone (a seat): their hand for the round being entered, and their word on saved rounds.
+
+The seat link carries its secret once (`/series/<id>/seat/open?token=…`); the phone then keeps it in
+an HttpOnly cookie for that series only, like the edit cookie (`edit_rights`). The editor's round
+page sends its own ticks into the same draft through `/series/<id>/draft/<i>` (edit cookie).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request
+
+from companion.core.errors import RuleError
+from companion.i18n import current_language, gettext, translate_error
+from companion.service import seats
+from companion.service.series import Series
+from companion.storage.database import get_db
+from companion.web.errors import error_page
+from companion.web.http.conditional import conditional
+from companion.web.http.edit_rights import EDIT_COOKIE_DAYS, can_edit, edit_cookie, editable_or_403
+from companion.web.http.links import public_url, qr_svg
+from companion.web.http.pages import is_fragment, load_or_404, page, see_other
+from companion.web.pages.play.form_values import whole
+from companion.web.present.cards import card_grid, card_text
+from companion.web.present.series_view import SeriesView, dispute_text, series_view
+
+bp = Blueprint("seat", __name__)
+
+SEAT_HEADERS = {"Vary": "HX-Request, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
+
+
+def seat_cookie(series_id: str) -> str:
+    return f"s_{series_id}"
+
+
+def seat_of_phone(series: Series) -> str | None:
+    """The player whose seat this phone holds in this series, if any."""
+    return seats.seat_player(get_db(), series.id, request.cookies.get(seat_cookie(series.id), ""))
+
+
+def seated_or_403(series_id: str) -> tuple[Series, str]:
+    series = load_or_404(series_id)
+    player = seat_of_phone(series)
+    if player is None:
+        abort(403)
+    return series, player
+
+
+@bp.get("/series/<series_id>/seat/open")
+def claim(series_id: str) -> Response:
+    """The seat link: keep its secret on this phone, then show the seat without it in the address."""
+    series = load_or_404(series_id)
+    token = request.args.get("token", "")
+    if seats.seat_player(get_db(), series.id, token) is None:
+        return error_page(403, gettext("This seat link no longer works: the scorekeeper renewed it. "
+                                       "Ask them to show you the new QR code."), gettext("Seat link renewed"))
+    response = see_other("seat.show", series_id=series.id)
+    response.set_cookie(seat_cookie(series.id), token, max_age=EDIT_COOKIE_DAYS * 86400, path=f"/series/{series.id}",
+                        httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+def latest_round(view: SeriesView, player: str) -> dict[str, Any] | None:
+    """The last saved round the player took part in, as it was scored for them."""
+    column = list(view.series.setup.players).index(player)
+    for r in reversed(view.rounds):
+        cell = r.cells[column]
+        if cell.change is None:
+            continue
+        mark = r.marks.get(player)
+        if r.redeal:
+            text = gettext("Round %(n)s: a redeal, no points; total %(total)s", n=r.n, total=cell.total)
+        elif cell.winner:
+            text = gettext("Round %(n)s: you went out on %(card)s (%(points)s), total %(total)s",
+                           n=r.n, card=r.finish, points=cell.change, total=cell.total)
+        elif cell.typed:
+            text = gettext("Round %(n)s: you have %(points)s points (typed in), total %(total)s",
+                           n=r.n, points=cell.change, total=cell.total)
+        else:
+            text = gettext("Round %(n)s: you have %(cards)s = %(points)s, total %(total)s",
+                           n=r.n, cards=cell.cards, points=cell.change, total=cell.total)
+        return {"n": r.n, "text": text, "mark": mark}
+    return None
+
+
+def seat_context(series: Series, player: str, error: str | None = None) -> dict[str, Any]:
+    view = series_view(series)
+    found = seats.draft(get_db(), series)
+    mine = found.hands.get(player)
+    return {
+        "game": series, "view": view, "player": player, "error": error,
+        "lines": sorted(view.players, key=lambda p: p.name != player),  # their own line first
+        "latest": latest_round(view, player),
+        "disputes": [(r.n, dispute_text(p, note)) for r in view.rounds for p, note in r.disputes],
+        "draft": found, "mine": mine, "mine_text": " ".join(card_text(c) for c in mine.cards) if mine else "",
+        "grid_rows": card_grid(series.setup.options.deck),
+        "chosen": [c.code for c in mine.cards] if mine else [],
+        "in_play": player in series.standings.in_play and not series.standings.finished,
+        "poll_etag": f'W/"{seat_etag(series, player, found.etag, True)}"',
+    }
+
+
+def seat_etag(series: Series, player: str, draft_etag: str, fragment: bool) -> str:
+    return (f"seat-{series.row.stamp}-{draft_etag}-{current_language()}-{series.setup.players.index(player)}"
+            f"-{'f' if fragment else 'p'}")
+
+
+@bp.get("/series/<series_id>/seat")
+def show(series_id: str) -> Response:
+    series, player = seated_or_403(series_id)
+    fragment = is_fragment() and request.headers.get("HX-Target") == "seat-live"  # else the page (a save: #seat)
+    etag = seat_etag(series, player, seats.draft(get_db(), series).etag, fragment)
+
+    def render() -> Response:
+        return page("_seat_live.html" if fragment else "seat.html", vary=SEAT_HEADERS["Vary"],
+                    **seat_context(series, player))
+
+    return conditional(etag, render, weak=True, headers=SEAT_HEADERS)
+
+
+@bp.post("/series/<series_id>/seat/hand")
+def send_hand(series_id: str) -> Response:
+    """«Send»: the ticked cards become this player's hand in the draft (nothing ticked: no hand)."""
+    series, player = seated_or_403(series_id)
+    cards = request.form.getlist("card")[:60]
+    for_round = whole(request.form.get("round", ""))
+    try:
+        if cards:
+            seats.put_hand(get_db(), series, player, cards, seats.SEAT, for_round)
+        else:
+            seats.drop_hand(get_db(), series, player, for_round)
+    except RuleError as error:
+        context = seat_context(series, player, translate_error(error))
+        context["chosen"] = cards
+        return page("seat.html", 422, **context)
+    return see_other("seat.show", series_id=series.id)
+
+
+@bp.post("/series/<series_id>/seat/rounds/<int:n>/confirmation")
+def confirm(series_id: str, n: int) -> Response:
+    """«Right» or «Not right» (with a note) on a saved round."""
+    series, player = seated_or_403(series_id)
+    if not 1 <= n <= len(series.entries):
+        abort(404)
+    agree = request.form.get("agree") == "1"
+    try:
+        seats.confirm(get_db(), series, player, n, agree, request.form.get("note", ""))
+    except RuleError as error:
+        return page("seat.html", 422, **seat_context(series, player, translate_error(error)))
+    return see_other("seat.show", series_id=series.id)
+
+
+@bp.post("/series/<series_id>/draft/<int:i>")
+def editor_hand(series_id: str, i: int) -> Response:
+    """The editor's round page sends each hand it ticks into the draft, so the seats see it (JSON for its script)."""
+    series = load_or_404(series_id)
+    players = series.setup.players
+    if not 0 <= i < len(players):
+        abort(404)
+    if not can_edit(series):
+        abort(403)
+    cards = request.form.getlist("card")[:60]
+    for_round = whole(request.form.get("round", ""))
+    try:
+        if cards:
+            hand = seats.put_hand(get_db(), series, players[i], cards, seats.EDITOR, for_round)
+            body: dict[str, Any] = {"player": players[i], **hand.to_json()}
+        else:
+            seats.drop_hand(get_db(), series, players[i], for_round)
+            body = {"player": players[i], "cards": [], "points": 0, "by": seats.EDITOR}
+    except RuleError as error:
+        response = jsonify({"error": translate_error(error)})
+        response.status_code = 409 if error.code in ("series-finished", "round-saved") else 422
+        return response
+    return jsonify(body)
+
+
+@bp.post("/series/<series_id>/share/seats/<int:i>/renew")
+def renew(series_id: str, i: int) -> Response:
+    """A new link for one seat (a phone lost, a link sent to the wrong person): the old one stops working."""
+    series = editable_or_403(series_id)
+    if not 0 <= i < len(series.setup.players):
+        abort(404)
+    seats.renew(get_db(), series, request.cookies[edit_cookie(series.id)], series.setup.players[i])
+    return see_other("play.share", series_id=series.id, _anchor=f"seat-{i}")
+
+
+def draft_form_hands(series: Series) -> dict[int, list[str]]:
+    """The draft's hands as the round form holds them: player index → card codes."""
+    players = list(series.setup.players)
+    return {players.index(p): [c.code for c in h.cards] for p, h in seats.draft(get_db(), series).hands.items()}
+
+
+def seat_links(series: Series, edit_token: str) -> list[dict[str, Any]]:
+    """Each player's seat link and QR code, for the share page."""
+    links = []
+    for player, token in seats.seats(get_db(), series, edit_token):
+        url = public_url("seat.claim", series_id=series.id, token=token)
+        links.append({"player": player, "i": series.setup.players.index(player), "url": url, "qr": qr_svg(url)})
+    return links

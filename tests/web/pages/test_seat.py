@@ -1,0 +1,145 @@
+"""The seat pages: the seat link's cookie, what a seat may do and may not, the share page's seat links."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+
+@pytest.fixture
+def seat_tokens(client: FlaskClient, series: dict[str, Any]) -> dict[str, str]:
+    r = client.get(f"/api/v1/series/{series['id']}/seats", headers={"Authorization": f"Bearer {series['edit_token']}"})
+    return {s["player"]: s["token"] for s in r.get_json()["seats"]}
+
+
+def phone(app_client: FlaskClient) -> FlaskClient:
+    return app_client.application.test_client()
+
+
+def seated(client: FlaskClient, series: dict[str, Any], token: str) -> FlaskClient:
+    other = phone(client)
+    r = other.get(f"/series/{series['id']}/seat/open?token={token}")
+    assert r.status_code == 303 and r.headers["Location"] == f"/series/{series['id']}/seat"
+    return other
+
+
+def test_the_seat_link_sets_an_httponly_cookie_and_no_referrer(client: FlaskClient, series: dict[str, Any],
+                                                                 seat_tokens: dict[str, str]) -> None:
+    r = phone(client).get(f"/series/{series['id']}/seat/open?token={seat_tokens['Борис']}")
+    cookie = r.headers["Set-Cookie"]
+    assert cookie.startswith(f"s_{series['id']}=") and "HttpOnly" in cookie and f"Path=/series/{series['id']}" in cookie
+    assert "SameSite=Lax" in cookie
+    assert r.headers["Referrer-Policy"] == "no-referrer" and r.headers["Cache-Control"] == "no-store"
+
+
+def test_the_seat_token_is_never_logged(client: FlaskClient, series: dict[str, Any], seat_tokens: dict[str, str],
+                                        caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="companion.requests"):
+        phone(client).get(f"/series/{series['id']}/seat/open?token={seat_tokens['Борис']}")
+    assert "/seat/open?token=…" in caplog.text and seat_tokens["Борис"] not in caplog.text
+
+
+def test_a_wrong_or_renewed_seat_link_is_refused(client: FlaskClient, series: dict[str, Any],
+                                                 seat_tokens: dict[str, str]) -> None:
+    r = phone(client).get(f"/series/{series['id']}/seat/open?token=wrong")
+    assert r.status_code == 403 and "Set-Cookie" not in r.headers
+    borya = seated(client, series, seat_tokens["Борис"])
+    renewed = client.post(f"/api/v1/series/{series['id']}/seats/Борис/renew",
+                          headers={"Authorization": f"Bearer {series['edit_token']}"})
+    assert renewed.status_code == 200
+    assert borya.get(f"/series/{series['id']}/seat").status_code == 403  # the phone's old cookie stops at once
+    page = phone(client).get(f"/series/{series['id']}/seat/open?token={seat_tokens['Борис']}")
+    assert page.status_code == 403 and "обновил" in page.get_data(as_text=True)
+
+
+def test_the_seat_page_shows_its_own_line_first(client: FlaskClient, series: dict[str, Any],
+                                                seat_tokens: dict[str, str]) -> None:
+    vera = seated(client, series, seat_tokens["Вера"])
+    page = vera.get(f"/series/{series['id']}/seat").get_data(as_text=True)
+    assert "Телефон: Вера" in page
+    assert page.index('class="name">Вера') < page.index('class="name">Аня')
+    assert seat_tokens["Вера"] not in page  # the secret is in the cookie only
+
+
+def test_a_seat_sends_its_hand_and_sees_whose_card_it_is(client: FlaskClient, series: dict[str, Any],
+                                                         seat_tokens: dict[str, str]) -> None:
+    sid = series["id"]
+    borya, vera = seated(client, series, seat_tokens["Борис"]), seated(client, series, seat_tokens["Вера"])
+    r = borya.post(f"/series/{sid}/seat/hand", data={"card": ["10C", "JD"]})
+    assert r.status_code == 303
+    assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"]["Борис"]["by"] == "seat"
+    r = vera.post(f"/series/{sid}/seat/hand", data={"card": ["JD"]})
+    assert r.status_code == 422
+    assert "уже в руке у игрока Борис" in r.get_data(as_text=True)
+    assert "Вера" not in client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"]
+    assert borya.post(f"/series/{sid}/seat/hand", data={}).status_code == 303  # nothing ticked: no hand
+    assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"] == {}
+
+
+def test_a_phone_without_a_seat_cannot_write(client: FlaskClient, series: dict[str, Any]) -> None:
+    other = phone(client)
+    assert other.get(f"/series/{series['id']}/seat").status_code == 403
+    assert other.post(f"/series/{series['id']}/seat/hand", data={"card": ["10C"]}).status_code == 403
+    assert other.post(f"/series/{series['id']}/draft/1", data={"card": ["10C"]}).status_code == 403
+    assert client.get(f"/api/v1/series/{series['id']}/draft").get_json()["hands"] == {}
+
+
+def test_the_seat_poll_is_304_until_something_changes(client: FlaskClient, series: dict[str, Any],
+                                                      seat_tokens: dict[str, str]) -> None:
+    vera = seated(client, series, seat_tokens["Вера"])
+    live = {"HX-Request": "true", "HX-Target": "seat-live"}
+    first = vera.get(f"/series/{series['id']}/seat", headers=live)
+    etag = first.headers["ETag"]
+    again = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
+    assert again.status_code == 304
+    vera.post(f"/series/{series['id']}/seat/hand", data={"card": ["QS"]})
+    changed = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
+    assert changed.status_code == 200 and 'id="seat-live"' in changed.get_data(as_text=True)
+
+
+def editor_phone(client: FlaskClient, series: dict[str, Any]) -> FlaskClient:
+    editor = phone(client)
+    assert editor.get(f"/series/{series['id']}/edit?token={series['edit_token']}").status_code == 303
+    return editor
+
+
+def test_the_editor_page_sends_its_ticks_into_the_draft(client: FlaskClient, series: dict[str, Any]) -> None:
+    editor = editor_phone(client, series)
+    r = editor.post(f"/series/{series['id']}/draft/2", data={"card": ["QS"]})
+    assert r.status_code == 200 and r.get_json() == {"player": "Вера", "cards": ["Q♠"], "points": 20, "by": "editor"}
+    round_page = editor.get(f"/series/{series['id']}/round").get_data(as_text=True)
+    assert 'name="hand-2" value="QS" aria-label="дама пик" checked' in round_page  # the draft fills the form
+    assert editor.post(f"/series/{series['id']}/draft/9", data={"card": ["QS"]}).status_code == 404
+    assert editor.post(f"/series/{series['id']}/draft/1", data={"card": ["QS"]}).status_code == 422
+
+
+def test_seat_confirmation_forms(client: FlaskClient, series: dict[str, Any], seat_tokens: dict[str, str]) -> None:
+    sid = series["id"]
+    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
+                json={"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd"], "Вера": ["qs"]}})
+    borya = seated(client, series, seat_tokens["Борис"])
+    page = borya.get(f"/series/{sid}/seat").get_data(as_text=True)
+    assert "Раунд 1: у вас 10♣ В♦ = 12, итог 12" in page and "Верно" in page
+    disputed = borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "0", "note": "не так"})
+    assert disputed.status_code == 303
+    assert borya.post(f"/series/{sid}/seat/rounds/2/confirmation", data={"agree": "1"}).status_code == 404
+    shown = client.get(f"/series/{sid}").get_data(as_text=True)
+    assert "Борис оспаривает раунд: «не так»" in shown
+    assert client.get(f"/api/v1/series/{sid}").get_json()["rounds"][0]["confirmations"] == {"Борис": "disputed"}
+
+
+def test_the_share_page_offers_a_seat_link_per_player(client: FlaskClient, series: dict[str, Any]) -> None:
+    editor = editor_phone(client, series)
+    page = editor.get(f"/series/{series['id']}/share").get_data(as_text=True)
+    for name in ("Аня", "Борис", "Вера"):
+        assert f"Телефон: {name}" in page
+    assert page.count("/seat/open?token=") == 3 * 2  # the link and its text
+    assert page.count("<svg") >= 4  # the view QR and one per seat
+    old = page.split("/seat/open?token=")[1].split('"')[0]
+    r = editor.post(f"/series/{series['id']}/share/seats/0/renew")
+    assert r.status_code == 303
+    assert phone(client).get(f"/series/{series['id']}/seat/open?token={old}").status_code == 403
+    assert phone(client).post(f"/series/{series['id']}/share/seats/0/renew").status_code == 403
