@@ -43,23 +43,33 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
-    from . import create_app, server
+def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str | None = None) -> None:
+    """Serve the app: `kind` gevent (default where gunicorn runs), gthread or waitress; `workers`
+    processes (default: one per core; waitress is always one)."""
+    from . import server
+
+    kind = kind or server.default_server()
+    if kind == "gevent":
+        server.patch_for_gevent()  # before the app creates a lock or a thread
+    from . import backup, create_app
 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
     server.configure(app, host, url, is_loopback(host))
+    count = 1 if kind == "waitress" else workers or server.default_workers()
     print(
         f"«Сто одно» is running. Open on a phone on the same network "
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
     )
     segno.make(url, error="m").terminal(compact=True)
-    print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
+    print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
+          f"Ctrl+C to stop)", flush=True)
     server.settle_memory()
-    if workers > 1:
-        server.run_gunicorn(app, host, port, workers, threads)
-    else:
-        server.run_waitress(app, host, port, threads)
+    with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
+        if kind == "waitress":
+            server.run_waitress(app, host, port, threads)
+        else:
+            server.run_gunicorn(app, host, port, count, threads, kind)
 
 
 def is_loopback(host: str) -> bool:
@@ -93,13 +103,13 @@ def cli() -> None:
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Processes; above 1 serves with gunicorn (Linux, macOS) so every core answers.")
-def serve_command(host: str, port: int, threads: int, workers: int) -> None:
-    if workers > 1:
-        serve(host, port, threads, workers)
-    else:
-        serve(host, port, threads)
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Processes (gevent, gthread); default: one per core.")
+@click.option("--server", "kind", type=click.Choice(["gevent", "gthread", "waitress"]), default=None,
+              help="gevent: gunicorn with a greenlet per connection (default on Linux and macOS); "
+                   "gthread: gunicorn with threads; waitress: one process (default on Windows).")
+def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str | None) -> None:
+    serve(host, port, threads, workers, kind)
 
 
 @cli.command("init-db", help="Create or upgrade the database in the instance folder.")
@@ -107,24 +117,42 @@ def init_db_command() -> None:
     init_db()
 
 
-@cli.command("backup", help="Copy the database to FILE, consistent even while the app is serving.")
-@click.argument("file", type=click.Path(dir_okay=False, writable=True))
-def backup_command(file: str) -> None:
+@cli.command("backup", help="Copy the database to FILE (or into --dir, keeping the --keep newest), "
+                             "consistent even while the app is serving.")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, writable=True))
+@click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
+              help="Write companion-<UTC time>.sqlite3 into this folder instead of FILE.")
+@click.option("--keep", default=14, show_default=True, type=click.IntRange(1, 10_000),
+              help="With --dir: how many backups to keep (the oldest are removed).")
+def backup_command(file: str | None, folder: str | None, keep: int) -> None:
     from . import backup, create_app
 
+    if (file is None) == (folder is None):
+        raise click.UsageError("give either FILE or --dir FOLDER")
     app = create_app()
+    if folder is not None:
+        written, removed = backup.rotate(folder, keep, app.config["DATABASE"])
+        print(f"Backup written: {written} ({backup.count_series(str(written))} series); "
+              f"{len(removed)} older removed, {keep} kept at most")
+        return
+    assert file is not None
     count = backup.backup(app.config["DATABASE"], file)
     print(f"Backup written: {file} ({count} series)")
 
 
-@cli.command("restore", help="Replace the database by the backup FILE (stop the server first).")
+@cli.command("restore", help="Replace the database by the backup FILE (refused while a server uses it; "
+                              "what it replaces is kept beside it).")
 @click.argument("file", type=click.Path(dir_okay=False))
 def restore_command(file: str) -> None:
     from . import backup, create_app
 
     app = create_app()
-    count = backup.restore(file, app.config["DATABASE"])
-    print(f"Restored from {file}: {count} series in {app.config['DATABASE']}")
+    try:
+        done = backup.restore(file, app.config["DATABASE"])
+    except backup.DatabaseInUse as error:
+        raise click.ClickException(str(error)) from None
+    kept = f"; the previous content is kept in {done.replaced}" if done.replaced else ""
+    print(f"Restored from {file}: {done.series} series in {app.config['DATABASE']}{kept}")
 
 
 def main(argv: list[str] | None = None) -> int:

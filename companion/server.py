@@ -10,7 +10,18 @@
   the connection limit is sized for one kept-alive connection per phone.
   A 304 keeps its connection: stock waitress closes it after every idle
   poll, so every poll would open a new TCP connection.
-- gunicorn (`--workers N`, Linux and macOS): N processes, so both cores serve.
+- gunicorn with gevent workers (the default on Linux and macOS: one process per
+  core): each worker reads every connection in a greenlet of its own, so a
+  client that sends its headers one line every few seconds holds a greenlet,
+  never a thread, and the health check still answers under 64 such clients
+  (`benchmarks/slow_clients.py`); the app's CPU-heavy work (a PDF) runs in a
+  real thread (`off_the_loop`) so the worker's other clients keep being served.
+  The process is monkey-patched before the app is built (`patch_for_gevent`),
+  so the locks the app creates at start-up are gevent's.
+- gunicorn gthread (`--server gthread`): the previous multi-process mode, kept
+  for comparison; stopped by 64 slow-header clients (docs/benchmarks.md).
+- waitress (`--server waitress`, and on Windows): one process, its own
+  asynchronous reader in front of a thread pool.
 """
 
 from __future__ import annotations
@@ -18,17 +29,21 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import os
 import socket
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask
 
 CHANNEL_TIMEOUT = 20
-CONNECTION_LIMIT = 4000  # phones keep one connection each; 1,000 tables × 3 phones fit
+CONNECTION_LIMIT = 10_000  # phones keep one connection each; 2,500 tables × 3 phones fit, with room
+SERVERS = ("gevent", "gthread", "waitress")
 BACKLOG = 2048
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+T = TypeVar("T")
 
 
 def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[str]:
@@ -56,13 +71,20 @@ def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[
 
 
 def _keep_alive_channel() -> Any:
-    """waitress's connection class, except that a 304 does not close the connection.
+    """waitress's connection class, except that a 304 does not close the connection, and a body over
+    waitress's limit is answered by the app (its JSON or page error, in the user's language).
 
     waitress drops the Content-Length of a 304 (as it must) and then, finding no
     length, closes the connection; a 304 has no body, so there is nothing to
-    delimit and HTTP/1.1 keep-alive is safe."""
+    delimit and HTTP/1.1 keep-alive is safe. A body over `max_request_body_size`
+    is refused by waitress before it is buffered, with a plain-text 413 of its
+    own; `TooLargeTask` hands that request to the app with an empty body and the
+    declared length, so the app's own limit check answers it."""
+    from io import BytesIO
+
     from waitress.channel import HTTPChannel
     from waitress.task import WSGITask
+    from waitress.utilities import RequestEntityTooLarge
 
     class KeepAlive304Task(WSGITask):  # type: ignore[misc]
         def set_close_on_finish(self) -> None:
@@ -74,8 +96,33 @@ def _keep_alive_channel() -> Any:
                 return
             super().set_close_on_finish()
 
+    class TooLargeTask(WSGITask):  # type: ignore[misc]
+        def get_environment(self) -> dict[str, Any]:
+            environ: dict[str, Any] = super().get_environment()
+            limit = self.channel.server.adj.max_request_body_size
+            declared = int(self.request.content_length or 0)
+            environ["CONTENT_LENGTH"] = str(max(declared, limit + 1))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input"] = BytesIO()
+            return environ
+
+        def execute(self) -> None:
+            super().execute()
+            self.close_on_finish = True  # the rest of the body is still on its way: never read it
+
+    class ErrorOrTooLarge:
+        """waitress's error task, except for a body over the limit (see TooLargeTask)."""
+
+        def __new__(cls, channel: Any, request: Any) -> Any:
+            from waitress.task import ErrorTask
+
+            if isinstance(request.error, RequestEntityTooLarge):
+                return TooLargeTask(channel, request)
+            return ErrorTask(channel, request)
+
     class KeepAlive304Channel(HTTPChannel):  # type: ignore[misc]
         task_class = KeepAlive304Task
+        error_task_class = ErrorOrTooLarge
 
     return KeepAlive304Channel
 
@@ -114,6 +161,13 @@ def settle_memory() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def largest_body(app: Flask) -> int:
+    """The largest request body any route of the app accepts: the import's (2 MB), or MAX_CONTENT_LENGTH."""
+    from .web.record import IMPORT_MAX_BYTES
+
+    return max(int(app.config["MAX_CONTENT_LENGTH"]), IMPORT_MAX_BYTES)
+
+
 def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str, Any]:
     files = raise_file_limit()
     return {
@@ -121,7 +175,8 @@ def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str
         "port": port,
         "threads": threads,
         "ident": "companion101",
-        "max_request_body_size": int(app.config["MAX_CONTENT_LENGTH"]),
+        # The largest body any route takes (an import); each route refuses more than its own limit.
+        "max_request_body_size": largest_body(app),
         "channel_timeout": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "cleanup_interval": 5,
         "connection_limit": max(100, min(CONNECTION_LIMIT, files - 100)),
@@ -170,8 +225,52 @@ def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
         app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
-def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
-    """gunicorn's settings for N gthread workers.
+def default_server() -> str:
+    """gevent workers where gunicorn runs (Linux, macOS), else waitress."""
+    return "waitress" if sys.platform == "win32" else "gevent"
+
+
+def default_workers() -> int:
+    """One process per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def patch_for_gevent() -> None:
+    """Make the standard library cooperative (sockets, threads, locks, sleep) before the app is built.
+
+    Done before anything creates a lock or a thread: gunicorn's gevent worker patches only after the
+    fork, too late for what `create_app` made in the parent (a real lock held by one greenlet would
+    stop every other greenlet of the worker)."""
+    from gevent import monkey
+
+    monkey.patch_all()  # as gunicorn's gevent worker does after the fork (then a no-op)
+
+
+def off_the_loop(work: Callable[[], T]) -> T:
+    """`work()` in a real thread when this process serves with gevent, so a long computation (a PDF)
+    leaves the worker's other clients served; else `work()` as is. `work` must not start a process
+    (gevent watches children from the main thread only): import what runs one (WeasyPrint) before."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return work()
+    if not monkey.is_module_patched("threading"):
+        return work()
+    import contextvars
+
+    import gevent
+
+    context = contextvars.copy_context()  # Flask's app and request contexts go along
+    result: T = gevent.get_hub().threadpool.apply(context.run, (work,))
+    return result
+
+
+def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int,
+                     worker_class: str = "gevent") -> dict[str, Any]:
+    """gunicorn's settings for N workers (gevent: a greenlet per connection; gthread: `threads` threads).
 
     Each worker takes at most its share of CONNECTION_LIMIT (plus a tenth): the workers share one
     listening socket, and the one that wakes first would otherwise accept most of the phones (3,039
@@ -184,7 +283,7 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": workers,
         "threads": threads,
-        "worker_class": "gthread",
+        "worker_class": worker_class,
         "worker_connections": max(100, min(share, files - 100)),
         "keepalive": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "timeout": 60,
@@ -198,16 +297,21 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
     }
 
 
-def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
-    """N gunicorn processes (gthread: idle keep-alive connections wait in a selector, not a thread)."""
+def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int, worker_class: str = "gevent") -> None:
+    """N gunicorn processes, forked after the app was built (preload: they share its memory)."""
     if sys.platform == "win32":
         raise SystemExit(
-            "companion: --workers needs gunicorn, which does not run on Windows; "
-            "leave --workers out to serve with waitress"
+            "companion: gunicorn does not run on Windows; serve with --server waitress"
         )
     from gunicorn.app.base import BaseApplication
 
-    options = gunicorn_options(app, host, port, workers, threads)
+    options = gunicorn_options(app, host, port, workers, threads, worker_class)
+    if worker_class == "gevent":
+        import gevent
+
+        # Let what start-up scheduled run out before the fork (the rate limiter's first expiry timer):
+        # a greenlet pending at the fork would wake in every worker under a thread id it never had.
+        gevent.sleep(0.05)
 
     class Companion(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
