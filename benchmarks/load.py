@@ -14,8 +14,9 @@ in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
 the run stops by itself after the last step or --max-seconds.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/load.py                       # waitress, one process
-    .venv/bin/python benchmarks/load.py --workers 2           # gunicorn, two processes
+    .venv/bin/python benchmarks/load.py                       # the default command: gevent, one per core
+    .venv/bin/python benchmarks/load.py --server waitress     # waitress, one process
+    .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the previous --workers 2
     .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
     .venv/bin/python benchmarks/load.py --profile 1000        # where the time goes, in-process
 """
@@ -83,7 +84,9 @@ def prepare(instance: str, tables: int) -> None:
 # -- the server ------------------------------------------------------------------------------------------
 
 
-def start_server(instance: str, port: int, workers: int, threads: int, log: bool = False) -> subprocess.Popen[bytes]:
+def start_server(instance: str, port: int, workers: int | None, threads: int, log: bool = False,
+                 server: str | None = None) -> subprocess.Popen[bytes]:
+    """`companion serve` on 127.0.0.1 (`server`: gevent, gthread, waitress; None: the default command's)."""
     config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
@@ -103,8 +106,8 @@ def start_server(instance: str, port: int, workers: int, threads: int, log: bool
         str(port),
         "--threads",
         str(threads),
-        "--workers",
-        str(workers),
+        *(["--workers", str(workers)] if workers else []),
+        *(["--server", server] if server else []),
     ]
     server = subprocess.Popen(
         command,
@@ -170,12 +173,13 @@ def run(args: argparse.Namespace) -> int:
     subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
-    server = start_server(instance, port, args.workers, args.threads, args.server_log)
-    kind = (
-        f"gunicorn, {args.workers} workers × {args.threads} threads"
-        if args.workers > 1
-        else f"waitress, 1 process × {args.threads} threads"
-    )
+    server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
+    kind = {
+        None: f"the default command: gevent, {args.workers or os.cpu_count()} workers",
+        "gevent": f"gunicorn, {args.workers or os.cpu_count()} gevent workers",
+        "gthread": f"gunicorn, {args.workers or os.cpu_count()} workers × {args.threads} threads",
+        "waitress": f"waitress, 1 process × {args.threads} threads",
+    }[args.server]
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
 
     counters = {"viewer": 0, "editor": 0}
@@ -416,7 +420,9 @@ def main() -> int:
     parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
     parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (above 1: gunicorn)")
+    parser.add_argument("--server", choices=["gevent", "gthread", "waitress"], default=None,
+                        help="companion serve --server (default: leave it out, as the default command does)")
+    parser.add_argument("--workers", type=int, default=None, help="server processes (default: the command's)")
     parser.add_argument("--threads", type=int, default=8, help="threads per server process")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="stop after this long, whatever the step")
     parser.add_argument("--keep-going", action="store_true", help="step on past p99 > 500 ms (still stop on errors)")

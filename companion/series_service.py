@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
@@ -99,7 +99,7 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
     cached = _recent.get(row)
     if cached is not None:
         return cached
-    row = replace(row, rounds=storage.load_rounds(db, series_id))
+    row = storage.with_rounds_of(db, row)
     try:
         setup = setup_of(row)
         entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
@@ -210,15 +210,18 @@ def restore_round(db: sqlite_utils.Database, series: Series, n: int, data: Any,
     return _store(db, series, entries, action="restore", n=n, if_match=None, idempotency=idempotency)
 
 
-def same_round(series: Series, n: int | None, stored: Any) -> bool:
-    """Whether round n is still stored exactly as `stored` (the round a write without If-Match targets)."""
+def same_round(series: Series, n: int | None, seen: Any) -> bool:
+    """Whether round n is still the round `seen` named (`round_id`): the round a write without If-Match
+    targets, by identity (a neighbour that moved into its place, even with the same content, is not it)."""
     if n is None:
         return True
-    return 1 <= n <= len(series.row.rounds) and series.row.rounds[n - 1] == stored
+    return 1 <= n <= len(series.row.round_ids) and series.row.round_ids[n - 1] == seen
 
 
-def stored_round_data(series: Series, n: int | None) -> Any:
-    return series.row.rounds[n - 1] if n is not None and 1 <= n <= len(series.row.rounds) else None
+def round_id(series: Series, n: int | None) -> str | None:
+    """The stable id of stored round n (None for no round)."""
+    ids = series.row.round_ids
+    return ids[n - 1] if n is not None and 1 <= n <= len(ids) else None
 
 
 def check_round(series: Series, data: Any, n: int | None = None) -> None:

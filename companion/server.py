@@ -268,6 +268,23 @@ def off_the_loop(work: Callable[[], T]) -> T:
     return result
 
 
+def _gevent_worker() -> Any:
+    """gunicorn's gevent worker, except that a connection silent for CHANNEL_TIMEOUT is dropped.
+
+    gunicorn's own makes every connection blocking without a timeout: a client that declares a body
+    and sends nothing (or stops halfway through its headers) would hold its greenlet and its place
+    among the worker's connections for ever."""
+    from gunicorn.workers.base_async import AsyncWorker
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class CompanionGeventWorker(GeventWorker):  # type: ignore[misc]
+        def handle(self, listener: Any, client: Any, addr: Any) -> None:
+            client.settimeout(self.cfg.keepalive)  # = CHANNEL_TIMEOUT: each read waits at most this long
+            AsyncWorker.handle(self, listener, client, addr)
+
+    return CompanionGeventWorker
+
+
 def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int,
                      worker_class: str = "gevent") -> dict[str, Any]:
     """gunicorn's settings for N workers (gevent: a greenlet per connection; gthread: `threads` threads).
@@ -306,6 +323,8 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int, w
     from gunicorn.app.base import BaseApplication
 
     options = gunicorn_options(app, host, port, workers, threads, worker_class)
+    if worker_class == "gevent":
+        options["worker_class"] = _gevent_worker()
     if worker_class == "gevent":
         import gevent
 

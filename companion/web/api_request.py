@@ -11,6 +11,7 @@ from flask import Response, jsonify, request
 
 from .. import series_service
 from ..core.errors import N_, Msg
+from ..hardening import ascii_int
 from ..storage import get_db
 from .errors import ApiError
 
@@ -73,6 +74,7 @@ def if_match_version() -> int | None:
     if value is None:
         return None
     digits = value.strip().removeprefix("W/").strip('"')
-    if not (digits.isascii() and digits.isdigit()):  # "²".isdigit() is true, int("²") fails
+    version = ascii_int(digits) if digits.isdigit() else None  # "²" and 5,000 digits are no version
+    if version is None:
         raise ApiError(400, "bad-request", N_("If-Match must be the series version, a whole number such as 3."))
-    return int(digits)
+    return version

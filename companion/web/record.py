@@ -8,7 +8,6 @@ the phone. A refused file stores nothing and says what is wrong in it.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -16,6 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import record
 from ..core.errors import N_, FormatError, RuleError
+from ..hardening import InputRefused, strict_loads
 from ..i18n import translate_error
 from ..storage import get_db
 from .api_request import created, load_series
@@ -56,7 +56,7 @@ def read_upload_json() -> Any:
         raise ApiError(413, "too-large", N_("The file is too large (at most %(size)s MB)."),
                        size=IMPORT_MAX_BYTES // (1024 * 1024)) from None
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        return strict_loads(raw.decode("utf-8-sig"))  # InputRefused: the app's 400, in the user's language
     except (UnicodeDecodeError, ValueError):
         raise ApiError(
             400,
@@ -104,7 +104,9 @@ def import_upload() -> Response:
         )
     try:
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = strict_loads(raw.decode("utf-8-sig"))
+        except InputRefused as refused:
+            raise FormatError(refused.template, **refused.params) from None
         except (UnicodeDecodeError, ValueError):
             raise FormatError(
                 N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")
