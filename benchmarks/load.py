@@ -169,8 +169,17 @@ def run(args: argparse.Namespace) -> int:
     steps = [int(n) for n in args.steps.split(",")]
     instance = tempfile.mkdtemp(prefix="companion-load-")
     started = time.monotonic()
-    print(f"preparing {max(steps)} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
-    subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
+    prepared = Path(tempfile.gettempdir()) / f"companion-load-prepared-{max(steps)}"
+    if (prepared / "tables.json").exists():  # made by an earlier run: the same tables, copied fresh
+        print(f"copying the {max(steps)} prepared tables of {prepared} …", flush=True)
+        for name in ("companion.sqlite3", "tables.json"):
+            shutil.copy(prepared / name, Path(instance) / name)
+    else:
+        print(f"preparing {max(steps)} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
+        subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
+        prepared.mkdir(exist_ok=True)
+        for name in ("companion.sqlite3", "tables.json"):
+            shutil.copy(Path(instance) / name, prepared / name)
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
     server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)

@@ -56,7 +56,9 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
     server.configure(app, host, url, is_loopback(host))
-    count = 1 if kind == "waitress" else workers or server.default_workers()
+    count = workers or server.default_workers()
+    if kind == "waitress" and not server.can_reuse_port():
+        count = 1
     print(
         f"«Сто одно» is running. Open on a phone on the same network "
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
@@ -66,7 +68,9 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
           f"Ctrl+C to stop)", flush=True)
     server.settle_memory()
     with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
-        if kind == "waitress":
+        if kind == "waitress" and count > 1:
+            server.run_waitress_processes(app, host, port, threads, count)
+        elif kind == "waitress":
             server.run_waitress(app, host, port, threads)
         else:
             server.run_gunicorn(app, host, port, count, threads, kind)

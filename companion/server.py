@@ -185,18 +185,94 @@ def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str
     }
 
 
-def run_waitress(app: Flask, host: str, port: int, threads: int) -> None:
+def run_waitress(app: Flask, host: str, port: int, threads: int, sockets: list[socket.socket] | None = None) -> None:
     from waitress.server import create_server
 
-    server = create_server(app, **waitress_options(app, host, port, threads))
+    options = waitress_options(app, host, port, threads)
+    if sockets is not None:  # one of several processes: its own listening socket (reuse_port_sockets)
+        del options["host"], options["port"]
+        options["sockets"] = sockets
+    server = create_server(app, **options)
     server.channel_class = _keep_alive_channel()
-    server.print_listen("Serving on http://{}:{}")
+    if sockets is None:
+        server.print_listen("Serving on http://{}:{}")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+
+
+def can_reuse_port() -> bool:
+    """Whether several processes can share a port with the kernel balancing them (Linux)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT") and hasattr(os, "fork")
+
+
+def reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port that other processes of this server listen on too (SO_REUSEPORT):
+    the kernel spreads new connections evenly over them, so no process takes most of the phones."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host or "0.0.0.0", port))
+    sock.listen(BACKLOG)
+    sock.setblocking(False)
+    return sock
+
+
+def run_waitress_processes(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
+    """`workers` waitress processes, forked after the app was built, each on its own SO_REUSEPORT socket.
+
+    The parent only watches: a process that dies is started again (at most once a second), and
+    SIGTERM or Ctrl+C stops them all. Linux only (SO_REUSEPORT balances connections there)."""
+    import signal
+    import time
+
+    first = reuse_port_socket(host, port)  # fails here, in the parent, if the port is taken
+    print(f"Serving on http://{host}:{port} with {workers} processes", flush=True)
+    children: dict[int, int] = {}
+    stopping = False
+
+    def start(slot: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the child serves until it is told to stop
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = 0
+            try:
+                run_waitress(app, host, port, threads, [first if slot == 0 else reuse_port_socket(host, port)])
+            except BaseException:  # noqa: B036 (whatever stops the child, it must not return into the parent)
+                logging.getLogger("companion").exception("a server process stopped")
+                code = 1
+            finally:
+                os._exit(code)
+        children[pid] = slot
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for slot in range(workers):
+        start(slot)
+    while children:
+        try:
+            pid, _status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        slot = children.pop(pid, -1)
+        if slot >= 0 and not stopping:
+            time.sleep(1)  # a process that cannot start is not restarted in a tight loop
+            start(slot)
+    first.close()
 
 
 def request_log(app: Flask) -> None:
