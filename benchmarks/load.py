@@ -14,9 +14,9 @@ in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
 the run stops by itself after the last step or --max-seconds.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/load.py                       # the default command: gevent, one per core
-    .venv/bin/python benchmarks/load.py --server waitress     # waitress, one process
-    .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the previous --workers 2
+    .venv/bin/python benchmarks/load.py                       # the default command: waitress, one per core
+    .venv/bin/python benchmarks/load.py --workers 1           # waitress, one process (the former default)
+    .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the former --workers 2
     .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
     .venv/bin/python benchmarks/load.py --profile 1000        # where the time goes, in-process
 """
@@ -183,11 +183,11 @@ def run(args: argparse.Namespace) -> int:
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
     server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
+    processes = args.workers or os.cpu_count()
     kind = {
-        None: f"the default command: gevent, {args.workers or os.cpu_count()} workers",
-        "gevent": f"gunicorn, {args.workers or os.cpu_count()} gevent workers",
-        "gthread": f"gunicorn, {args.workers or os.cpu_count()} workers × {args.threads} threads",
-        "waitress": f"waitress, 1 process × {args.threads} threads",
+        None: f"the default command: waitress, {processes} processes × {args.threads} threads",
+        "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
+        "waitress": f"waitress, {processes} processes × {args.threads} threads",
     }[args.server]
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
 
@@ -429,7 +429,7 @@ def main() -> int:
     parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
     parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
-    parser.add_argument("--server", choices=["gevent", "gthread", "waitress"], default=None,
+    parser.add_argument("--server", choices=["gthread", "waitress"], default=None,
                         help="companion serve --server (default: leave it out, as the default command does)")
     parser.add_argument("--workers", type=int, default=None, help="server processes (default: the command's)")
     parser.add_argument("--threads", type=int, default=8, help="threads per server process")

@@ -11,7 +11,7 @@ seconds (timeout --probe-timeout) and counts the answers. The same attack runs a
 each server mode of `companion serve` in turn, so the figures sit side by side.
 
     .venv/bin/python benchmarks/slow_clients.py                         # every mode, 64 slow + 3,000 idle
-    .venv/bin/python benchmarks/slow_clients.py --servers gevent --slow 256 --seconds 20
+    .venv/bin/python benchmarks/slow_clients.py --servers waitress --workers 2 --slow 256 --seconds 20
 """
 
 from __future__ import annotations
@@ -107,15 +107,15 @@ def measure(server_kind: str, workers: int, kind: str, count: int, args: argpars
     answered = sorted(t for t in times if t is not None)
     median = f"{statistics.median(answered) * 1000:.0f}" if answered else "—"
     worst = f"{answered[-1] * 1000:.0f}" if answered else "—"
-    label = server_kind if server_kind == "waitress" else f"{server_kind} × {workers}"
+    label = f"{server_kind} × {workers}"
     return (f"| {label} | {kind} × {count} (held {held[0] if held else 0}) | {len(answered)} / {len(times)} "
             f"| {median} | {worst} |")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--servers", default="gevent,gthread,waitress", help="server modes, in order")
-    parser.add_argument("--workers", type=int, default=2, help="processes for gevent and gthread")
+    parser.add_argument("--servers", default="waitress,gthread", help="server modes, in order")
+    parser.add_argument("--workers", default="2,1", help="process counts to try each mode with")
     parser.add_argument("--slow", type=int, default=64, help="slow-header connections (0: none)")
     parser.add_argument("--idle", type=int, default=3000, help="idle connections (0: none)")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a slow client's lines")
@@ -135,9 +135,10 @@ def main() -> int:
     print("| server | attack | health answered | median ms | slowest ms |")
     print("|---|---|---|---|---|")
     for server_kind in args.servers.split(","):
-        for kind, count in (("slow", args.slow), ("idle", args.idle)):
-            if count:
-                print(measure(server_kind, args.workers, kind, count, args), flush=True)
+        for workers in [int(n) for n in args.workers.split(",")]:
+            for kind, count in (("slow", args.slow), ("idle", args.idle)):
+                if count:
+                    print(measure(server_kind, workers, kind, count, args), flush=True)
     return 0
 
 

@@ -43,15 +43,10 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str | None = None) -> None:
-    """Serve the app: `kind` gevent (default where gunicorn runs), gthread or waitress; `workers`
-    processes (default: one per core; waitress is always one)."""
-    from . import server
-
-    kind = kind or server.default_server()
-    if kind == "gevent":
-        server.patch_for_gevent()  # before the app creates a lock or a thread
-    from . import backup, create_app
+def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str = "waitress") -> None:
+    """Serve the app with waitress (or gunicorn gthread) in `workers` processes (default: one per core;
+    waitress runs one process where the system cannot share a port between processes)."""
+    from . import backup, create_app, server
 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
@@ -73,7 +68,7 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
         elif kind == "waitress":
             server.run_waitress(app, host, port, threads)
         else:
-            server.run_gunicorn(app, host, port, count, threads, kind)
+            server.run_gunicorn(app, host, port, count, threads)
 
 
 def is_loopback(host: str) -> bool:
@@ -108,11 +103,11 @@ def cli() -> None:
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
-              help="Processes (gevent, gthread); default: one per core.")
-@click.option("--server", "kind", type=click.Choice(["gevent", "gthread", "waitress"]), default=None,
-              help="gevent: gunicorn with a greenlet per connection (default on Linux and macOS); "
-                   "gthread: gunicorn with threads; waitress: one process (default on Windows).")
-def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str | None) -> None:
+              help="Processes; default: one per core (waitress: on Linux; one elsewhere).")
+@click.option("--server", "kind", type=click.Choice(["waitress", "gthread"]), default="waitress", show_default=True,
+              help="waitress: buffers each request before a thread takes it, slow clients cost a socket only; "
+                   "gthread: gunicorn with threads (Linux, macOS), kept for comparison.")
+def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str) -> None:
     serve(host, port, threads, workers, kind)
 
 

@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from .server import off_the_loop
-
 RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
 QUEUE_SECONDS = 1.0  # how long a request waits for a free slot (config PDF_QUEUE_SECONDS)
 RETRY_AFTER_SECONDS = 3
@@ -232,9 +230,7 @@ class Renderer:
             cached = self.cache.get(key)  # another request may have rendered it meanwhile
             if cached is not None:
                 return cached
-            import weasyprint  # noqa: F401  (its first import runs `ldconfig`: not from gevent's thread pool)
-
-            data = off_the_loop(render)  # under gevent, a real thread: the worker's other clients go on
+            data = render()
             self.cache.renders += 1
         finally:
             self.slots.release()

@@ -4,24 +4,20 @@
   accepted (SERVED_HOSTS, see `security.check_host`), so a share link is never
   built from a foreign host name and a DNS-rebinding page cannot talk to the
   app. PUBLIC_URL (behind a proxy) adds its host.
-- waitress (every platform, the default): bodies above the app's own limit
-  are refused before they are buffered (max_request_body_size), a client that
-  declares a length and sends nothing is dropped after CHANNEL_TIMEOUT, and
-  the connection limit is sized for one kept-alive connection per phone.
-  A 304 keeps its connection: stock waitress closes it after every idle
-  poll, so every poll would open a new TCP connection.
-- gunicorn with gevent workers (the default on Linux and macOS: one process per
-  core): each worker reads every connection in a greenlet of its own, so a
-  client that sends its headers one line every few seconds holds a greenlet,
-  never a thread, and the health check still answers under 64 such clients
-  (`benchmarks/slow_clients.py`); the app's CPU-heavy work (a PDF) runs in a
-  real thread (`off_the_loop`) so the worker's other clients keep being served.
-  The process is monkey-patched before the app is built (`patch_for_gevent`),
-  so the locks the app creates at start-up are gevent's.
-- gunicorn gthread (`--server gthread`): the previous multi-process mode, kept
-  for comparison; stopped by 64 slow-header clients (docs/benchmarks.md).
-- waitress (`--server waitress`, and on Windows): one process, its own
-  asynchronous reader in front of a thread pool.
+- waitress (the default, every platform): its asynchronous reader buffers
+  each request before a thread sees it, so a client that sends its headers
+  one line at a time, or connects and sends nothing, holds a socket and never
+  a thread (`benchmarks/slow_clients.py`: the health check answers under 64
+  slow-header and 3,000 idle connections, where gunicorn's threads stopped).
+  Bodies above the largest the app takes (an import, 2 MB) are refused before
+  they are buffered, and then answered by the app's own error
+  (`_keep_alive_channel`); a client that declares a length and sends nothing
+  is dropped after CHANNEL_TIMEOUT; a 304 keeps its connection (stock waitress
+  closes it after every idle poll). On Linux it runs one process per core
+  (`run_waitress_processes`), each on its own SO_REUSEPORT socket, so the
+  kernel spreads the phones evenly over the processes.
+- gunicorn gthread (`--server gthread`): the former multi-process mode, kept
+  for comparison; 64 slow-header clients stop it (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -32,18 +28,16 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask
 
 CHANNEL_TIMEOUT = 20
 CONNECTION_LIMIT = 10_000  # phones keep one connection each; 2,500 tables × 3 phones fit, with room
-SERVERS = ("gevent", "gthread", "waitress")
+SERVERS = ("waitress", "gthread")
 BACKLOG = 2048
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-T = TypeVar("T")
 
 
 def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[str]:
@@ -222,6 +216,17 @@ def reuse_port_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def die_with(parent: int) -> None:
+    """Have the kernel stop this process when `parent` dies, even by SIGKILL (Linux's PR_SET_PDEATHSIG):
+    an orphan would keep serving the port, and the database, unseen."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
 def run_waitress_processes(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
     """`workers` waitress processes, forked after the app was built, each on its own SO_REUSEPORT socket.
 
@@ -234,12 +239,14 @@ def run_waitress_processes(app: Flask, host: str, port: int, threads: int, worke
     print(f"Serving on http://{host}:{port} with {workers} processes", flush=True)
     children: dict[int, int] = {}
     stopping = False
+    parent = os.getpid()
 
     def start(slot: int) -> None:
         pid = os.fork()
-        if pid == 0:  # the child serves until it is told to stop
+        if pid == 0:  # the child serves until it is told to stop, or the parent is gone
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            die_with(parent)
             code = 0
             try:
                 run_waitress(app, host, port, threads, [first if slot == 0 else reuse_port_socket(host, port)])
@@ -301,11 +308,6 @@ def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
         app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
-def default_server() -> str:
-    """gevent workers where gunicorn runs (Linux, macOS), else waitress."""
-    return "waitress" if sys.platform == "win32" else "gevent"
-
-
 def default_workers() -> int:
     """One process per core this process may run on."""
     try:
@@ -314,56 +316,8 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def patch_for_gevent() -> None:
-    """Make the standard library cooperative (sockets, threads, locks, sleep) before the app is built.
-
-    Done before anything creates a lock or a thread: gunicorn's gevent worker patches only after the
-    fork, too late for what `create_app` made in the parent (a real lock held by one greenlet would
-    stop every other greenlet of the worker)."""
-    from gevent import monkey
-
-    monkey.patch_all()  # as gunicorn's gevent worker does after the fork (then a no-op)
-
-
-def off_the_loop(work: Callable[[], T]) -> T:
-    """`work()` in a real thread when this process serves with gevent, so a long computation (a PDF)
-    leaves the worker's other clients served; else `work()` as is. `work` must not start a process
-    (gevent watches children from the main thread only): import what runs one (WeasyPrint) before."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return work()
-    if not monkey.is_module_patched("threading"):
-        return work()
-    import contextvars
-
-    import gevent
-
-    context = contextvars.copy_context()  # Flask's app and request contexts go along
-    result: T = gevent.get_hub().threadpool.apply(context.run, (work,))
-    return result
-
-
-def _gevent_worker() -> Any:
-    """gunicorn's gevent worker, except that a connection silent for CHANNEL_TIMEOUT is dropped.
-
-    gunicorn's own makes every connection blocking without a timeout: a client that declares a body
-    and sends nothing (or stops halfway through its headers) would hold its greenlet and its place
-    among the worker's connections for ever."""
-    from gunicorn.workers.base_async import AsyncWorker
-    from gunicorn.workers.ggevent import GeventWorker
-
-    class CompanionGeventWorker(GeventWorker):  # type: ignore[misc]
-        def handle(self, listener: Any, client: Any, addr: Any) -> None:
-            client.settimeout(self.cfg.keepalive)  # = CHANNEL_TIMEOUT: each read waits at most this long
-            AsyncWorker.handle(self, listener, client, addr)
-
-    return CompanionGeventWorker
-
-
-def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int,
-                     worker_class: str = "gevent") -> dict[str, Any]:
-    """gunicorn's settings for N workers (gevent: a greenlet per connection; gthread: `threads` threads).
+def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
+    """gunicorn's settings for N gthread workers (`--server gthread`).
 
     Each worker takes at most its share of CONNECTION_LIMIT (plus a tenth): the workers share one
     listening socket, and the one that wakes first would otherwise accept most of the phones (3,039
@@ -376,7 +330,7 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": workers,
         "threads": threads,
-        "worker_class": worker_class,
+        "worker_class": "gthread",
         "worker_connections": max(100, min(share, files - 100)),
         "keepalive": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "timeout": 60,
@@ -390,23 +344,15 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
     }
 
 
-def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int, worker_class: str = "gevent") -> None:
-    """N gunicorn processes, forked after the app was built (preload: they share its memory)."""
+def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
+    """N gunicorn gthread processes, forked after the app was built (preload: they share its memory)."""
     if sys.platform == "win32":
         raise SystemExit(
             "companion: gunicorn does not run on Windows; serve with --server waitress"
         )
     from gunicorn.app.base import BaseApplication
 
-    options = gunicorn_options(app, host, port, workers, threads, worker_class)
-    if worker_class == "gevent":
-        options["worker_class"] = _gevent_worker()
-    if worker_class == "gevent":
-        import gevent
-
-        # Let what start-up scheduled run out before the fork (the rate limiter's first expiry timer):
-        # a greenlet pending at the fork would wake in every worker under a thread id it never had.
-        gevent.sleep(0.05)
+    options = gunicorn_options(app, host, port, workers, threads)
 
     class Companion(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

@@ -196,26 +196,9 @@ def init_db(path: str) -> None:
         db.close()
 
 
-def per_thread() -> Any:
-    """Where `get_db` keeps its connection: one per OS thread.
-
-    Under gevent (`companion serve`'s default) `threading.local` is per greenlet, i.e. per client
-    connection: every phone would open a database connection of its own (a load run spent more time
-    opening them than answering). The worker's greenlets share its thread's connection instead, which
-    is safe because no code switches greenlets inside a transaction (every `db.atomic()` block is SQL and
-    computation only) and a request ends with no transaction open (`end_request`)."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return threading.local()
-    if monkey.is_module_patched("threading"):
-        return monkey.get_original("threading", "local")()
-    return threading.local()
-
-
 def init_app(app: Flask) -> None:
     init_db(app.config["DATABASE"])
-    app.extensions["companion.db"] = per_thread()
+    app.extensions["companion.db"] = threading.local()
     app.teardown_appcontext(end_request)
 
 

@@ -191,7 +191,7 @@ def test_idle_polls_keep_their_connection(server: Server) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn does not run on Windows")
 def test_two_workers_serve_with_gunicorn(tmp_path: Path) -> None:
-    running = Server(tmp_path, "--workers", "2")
+    running = Server(tmp_path, "--server", "gthread", "--workers", "2")
     running.start()
     try:
         status, created = running.request("POST", "/api/v1/series", {"players": ["Аня", "Борис"], "starter": "Аня"})

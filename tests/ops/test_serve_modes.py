@@ -26,32 +26,27 @@ IMPORT_LIMIT = 2 * 1024 * 1024
 # -- the default command --------------------------------------------------------------------------------
 
 
-def test_serve_defaults_to_gevent_workers_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_defaults_to_waitress_in_one_process_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(server, "patch_for_gevent", lambda: ran.append(("patched",)))
-    monkeypatch.setattr(server, "run_gunicorn", lambda app, host, port, n, threads, kind: ran.append((kind, n)))
+    monkeypatch.setattr(server, "run_gunicorn", lambda app, host, port, n, threads: ran.append(("gthread", n)))
     monkeypatch.setattr(server, "run_waitress", lambda *args: ran.append(("waitress", 1)))
+    monkeypatch.setattr(server, "run_waitress_processes",
+                        lambda app, host, port, threads, n: ran.append(("waitress", n)))
     monkeypatch.setattr(server, "settle_memory", lambda: None)
+    cores = len(os.sched_getaffinity(0)) if server.can_reuse_port() else 1
     assert cli.main(["serve", "--host", "127.0.0.1"]) == 0
-    assert ran == [("patched",), ("gevent", len(os.sched_getaffinity(0)))]
+    assert ran == [("waitress", cores)]
     ran.clear()
-    assert cli.main(["serve", "--host", "127.0.0.1", "--workers", "3"]) == 0
-    assert ran == [("patched",), ("gevent", 3)]
+    assert cli.main(["serve", "--host", "127.0.0.1", "--workers", "1"]) == 0
+    assert ran == [("waitress", 1)]
     ran.clear()
-    assert cli.main(["serve", "--host", "127.0.0.1", "--server", "waitress", "--workers", "4"]) == 0
-    assert ran == [("waitress", 1)]  # one process, never patched
-    ran.clear()
-    assert cli.main(["serve", "--host", "127.0.0.1", "--server", "gthread"]) == 0
-    assert ran == [("gthread", len(os.sched_getaffinity(0)))]
+    assert cli.main(["serve", "--host", "127.0.0.1", "--server", "gthread", "--workers", "3"]) == 0
+    assert ran == [("gthread", 3)]
 
 
 def test_waitress_takes_bodies_as_large_as_an_import() -> None:
     app = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3")})
     assert server.waitress_options(app, "127.0.0.1", 8101, 8)["max_request_body_size"] == IMPORT_LIMIT
-
-
-def test_pdf_work_runs_as_is_without_gevent() -> None:
-    assert server.off_the_loop(lambda: 41 + 1) == 42
 
 
 # -- a real server ----------------------------------------------------------------------------------------
@@ -153,12 +148,12 @@ def test_the_default_command_serves_on_every_core_and_holds_64_slow_clients(inst
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["gevent", "gthread", "waitress"])
+@pytest.mark.parametrize(("mode", "workers"), [("waitress", "2"), ("waitress", "1"), ("gthread", "2")])
 def test_every_export_imports_back_and_too_large_gets_the_apps_error_under_every_server(
-        instance: Path, mode: str) -> None:
+        instance: Path, mode: str, workers: str) -> None:
     document = big_export()
     assert len(document) > 64 * 1024
-    served = Served(instance, "--server", mode, "--workers", "2")
+    served = Served(instance, "--server", mode, "--workers", workers)
     try:
         status, kind, body = served.request("POST", "/api/v1/series/import", document,
                                             {"Content-Type": "application/json"})
