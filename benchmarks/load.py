@@ -98,7 +98,7 @@ def start_server(instance: str, port: int, workers: int | None, threads: int, lo
     command = [
         sys.executable,
         "-m",
-        "companion.cli",
+        "companion.ops.cli",
         "serve",
         "--host",
         "127.0.0.1",

@@ -232,7 +232,7 @@ def test_api_refusals_say_how(client: FlaskClient) -> None:
 
 
 def test_round_page_fills_the_grid_from_text_and_saves_only_what_was_shown(app: Any, client: FlaskClient) -> None:
-    from tests.test_ui_play import create, load
+    from tests.web.pages.test_play import create, load
 
     series_id = create(client)
     url = f"/series/{series_id}/round"

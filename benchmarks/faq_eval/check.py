@@ -54,7 +54,7 @@ V1_V2 = ("dev", "dev2", "holdout", "v2_tune", "v2_heldout")
 V7_EARLIER = (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout", "v6_heldout")
 HALF_MINIMUM = {"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25}
 PAIR_MINIMUM = {"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}
-BLIND_PAIRS = tuple(f"v{n}" for n in range(7, 19))  # v7 (issue 12's fifth round) to v18 (its sixteenth)
+BLIND_PAIRS = tuple(f"v{n}" for n in range(7, 20))  # v7 (issue 12's fifth round) to v19 (its seventeenth)
 
 
 def blind_pairs() -> dict[str, Spec]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_scorekeeper import start_series, tap_round
+from tests.browser.test_scorekeeper import start_series, tap_round
 
 AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text(encoding="utf-8")
 PHONE = {"width": 390, "height": 844}

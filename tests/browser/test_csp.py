@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round
+from tests.browser.test_scorekeeper import start_series, tap_round
 
 WATCH = """
 window.__csp = [];

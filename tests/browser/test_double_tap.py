@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, total
+from tests.browser.test_scorekeeper import start_series, total
 
 PHONE = {"width": 390, "height": 844}
 DESTRUCTIVE = """([x, y]) => {

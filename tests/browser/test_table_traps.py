@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round, total
+from tests.browser.test_scorekeeper import start_series, tap_round, total
 
 PHONE = {"width": 390, "height": 844}
 

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from companion import backup, cli, create_app
+from companion import create_app
+from companion.ops import cli
+from companion.storage import backup
 
 ROUND = {"redeal": True}
 

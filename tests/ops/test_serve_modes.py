@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
-from companion import backup, cli, create_app, server
+from companion import create_app
+from companion.ops import cli, server
+from companion.storage import backup
 
 ROOT = Path(__file__).resolve().parents[2]
 IMPORT_LIMIT = 2 * 1024 * 1024
@@ -62,7 +64,7 @@ class Served:
     def __init__(self, instance: Path, *options: str) -> None:
         self.instance, self.port = instance, free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "companion.ops.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              *options],
             env={**os.environ, "COMPANION_INSTANCE": str(instance)}, cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -194,7 +196,7 @@ def test_restore_while_the_server_runs_is_refused_and_wipes_nothing(instance: Pa
                                           {"Content-Type": "application/json",
                                            "Authorization": f"Bearer {created['edit_token']}"})
             assert status == 201
-        restore = subprocess.run([sys.executable, "-m", "companion.cli", "restore", str(saved)],
+        restore = subprocess.run([sys.executable, "-m", "companion.ops.cli", "restore", str(saved)],
                                  env={**os.environ, "COMPANION_INSTANCE": str(instance)}, cwd=ROOT,
                                  capture_output=True, text=True, timeout=60)
         assert restore.returncode == 1 and "stop the server" in restore.stderr
@@ -206,7 +208,7 @@ def test_restore_while_the_server_runs_is_refused_and_wipes_nothing(instance: Pa
         assert status == 201
     finally:
         served.stop()
-    restore = subprocess.run([sys.executable, "-m", "companion.cli", "restore", str(saved)],
+    restore = subprocess.run([sys.executable, "-m", "companion.ops.cli", "restore", str(saved)],
                              env={**os.environ, "COMPANION_INSTANCE": str(instance)}, cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert restore.returncode == 0, restore.stderr

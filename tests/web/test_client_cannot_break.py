@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import storage
+from companion.storage import database as storage
 
 ROUND = {"redeal": True}  # every redeal round is stored alike: two of them differ only by identity
 
