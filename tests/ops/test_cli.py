@@ -75,7 +75,7 @@ def test_serve_on_loopback_prints_the_loopback_address(tmp_path: Path, monkeypat
         def close(self) -> None: ...
 
     monkeypatch.setattr(waitress_server, "create_server", Stopped)
-    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765"]) == 0
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765", "--workers", "1"]) == 0
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
     assert served["host"] == "127.0.0.1" and served["port"] == 8765 and served["public"] is None
     assert "127.0.0.1" in served["hosts"] and "localhost" in served["hosts"]
