@@ -158,6 +158,41 @@ def restore_command(file: str) -> None:
     print(f"Restored from {file}: {done.series} series in {app.config['DATABASE']}{kept}")
 
 
+@cli.command("caddyfile", help="Write what HTTPS for a club needs, in one step: a Caddy config (automatic "
+                                "certificates, HSTS) in front of `companion serve`, the instance config, systemd units "
+                                "for both and a nightly backup timer with rotation. Then follow OUT/INSTALL.txt.")
+@click.option("--domain", required=True, help="The public name phones open, e.g. score.example.club.")
+@click.option("--out", "folder", default="companion-https", show_default=True, type=click.Path(file_okay=False),
+              help="Folder to write the files into.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535),
+              help="Port `companion serve` listens on (loopback only).")
+@click.option("--instance", default="/var/lib/companion", show_default=True, help="COMPANION_INSTANCE of the service.")
+@click.option("--user", default="companion", show_default=True, help="System user the service runs as.")
+@click.option("--backups", default="/var/backups/companion", show_default=True, help="Folder of the nightly backups.")
+@click.option("--keep", default=14, show_default=True, type=click.IntRange(1, 10_000), help="Backups kept.")
+@click.option("--https-port", default=443, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--http-port", default=80, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--internal-ca", is_flag=True,
+              help="Sign with Caddy's own local authority instead of Let's Encrypt (a LAN without a public name).")
+@click.option("--admin", default="localhost:2019", show_default=True, help="Caddy's admin address, or off.")
+def caddyfile_command(domain: str, folder: str, port: int, instance: str, user: str, backups: str, keep: int,
+                      https_port: int, http_port: int, internal_ca: bool, admin: str) -> None:
+    from pathlib import Path
+
+    from companion.ops import deploy
+
+    try:
+        name = deploy.check_domain(domain)
+    except deploy.DeployRefused as error:
+        raise click.BadParameter(str(error), param_hint="--domain") from None
+    setup = deploy.Deployment(domain=name, port=port, https_port=https_port, http_port=http_port,
+                              instance=instance, user=user, backups=backups, keep=keep, internal_ca=internal_ca,
+                              admin=admin)
+    for path in deploy.write(setup, Path(folder)):
+        print(f"wrote {path}")
+    print(f"\nNext, as root: see {Path(folder) / 'INSTALL.txt'}; then open {setup.origin}/ on a phone.")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (used by tests and `python -m companion.cli`)."""
     try:

@@ -162,9 +162,31 @@ def largest_body(app: Flask) -> int:
     return max(int(app.config["MAX_CONTENT_LENGTH"]), IMPORT_MAX_BYTES)
 
 
+PROXY_HEADERS = "x-forwarded-for x-forwarded-proto x-forwarded-host"
+
+
+def proxy_options(app: Flask) -> dict[str, Any]:
+    """What waitress needs behind a reverse proxy (PROXY_FIX = N in the instance config).
+
+    waitress removes every X-Forwarded-* header unless it comes from a trusted proxy, so without this
+    the app never learns the scheme (no `Secure` on its cookies, http:// links behind HTTPS). Trusted
+    from PROXY_ADDRESS only (default 127.0.0.1: Caddy on the same machine); from anyone else the
+    headers are still removed, so a client that reaches the app directly cannot choose its address."""
+    proxies = int(app.config.get("PROXY_FIX", 0) or 0)
+    if not proxies:
+        return {}
+    return {
+        "trusted_proxy": str(app.config.get("PROXY_ADDRESS", "127.0.0.1")),
+        "trusted_proxy_count": proxies,
+        "trusted_proxy_headers": PROXY_HEADERS,
+        "clear_untrusted_proxy_headers": True,
+    }
+
+
 def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str, Any]:
     files = raise_file_limit()
     return {
+        **proxy_options(app),
         "host": host,
         "port": port,
         "threads": threads,

@@ -42,7 +42,8 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 
 def test_serve_options(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = {}
-    monkeypatch.setattr(cli, "serve", lambda host, port, threads, *_: seen.update(host=host, port=port, threads=threads))
+    monkeypatch.setattr(cli, "serve",
+                        lambda host, port, threads, *_: seen.update(host=host, port=port, threads=threads))
     assert cli.main(["serve", "--host", "127.0.0.1", "--port", "9000", "--threads", "2"]) == 0
     assert seen == {"host": "127.0.0.1", "port": 9000, "threads": 2}
 

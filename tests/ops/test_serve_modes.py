@@ -51,6 +51,38 @@ def test_waitress_takes_bodies_as_large_as_an_import() -> None:
     assert server.waitress_options(app, "127.0.0.1", 8101, 8)["max_request_body_size"] == IMPORT_LIMIT
 
 
+def test_behind_a_proxy_waitress_trusts_forwarded_headers_from_the_proxy_only() -> None:
+    app = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3"), "PROXY_FIX": 1})
+    options = server.waitress_options(app, "127.0.0.1", 8101, 8)
+    assert options["trusted_proxy"] == "127.0.0.1" and options["trusted_proxy_count"] == 1
+    assert "x-forwarded-proto" in options["trusted_proxy_headers"] and options["clear_untrusted_proxy_headers"]
+    plain = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "y.sqlite3")})
+    assert "trusted_proxy" not in server.waitress_options(plain, "127.0.0.1", 8101, 8)
+
+
+def test_caddyfile_writes_caddy_the_instance_config_and_the_units(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "https"
+    assert cli.main(["caddyfile", "--domain", "Score.Example.Club", "--out", str(out), "--keep", "7"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "Caddyfile", "INSTALL.txt", "companion-backup.service", "companion-backup.timer", "companion-caddy.service",
+        "companion.service", "config.py"]
+    caddy = (out / "Caddyfile").read_text()
+    assert "score.example.club {" in caddy and "reverse_proxy 127.0.0.1:8101" in caddy
+    assert 'Strict-Transport-Security "max-age=31536000"' in caddy and "tls internal" not in caddy
+    config: dict[str, Any] = {}
+    exec((out / "config.py").read_text(), config)  # noqa: S102 (the file the app itself will read)
+    assert config["PUBLIC_URL"] == "https://score.example.club/" and config["TRUSTED_HOSTS"] == ["score.example.club"]
+    assert config["PROXY_FIX"] == 1
+    unit = (out / "companion.service").read_text()
+    assert "serve --host 127.0.0.1 --port 8101" in unit and "COMPANION_INSTANCE=/var/lib/companion" in unit
+    assert "backup --dir /var/backups/companion --keep 7" in (out / "companion-backup.service").read_text()
+    assert "OnCalendar=" in (out / "companion-backup.timer").read_text()
+    assert "INSTALL.txt" in capsys.readouterr().out
+    assert cli.main(["caddyfile", "--domain", "not a name", "--out", str(tmp_path / "x")]) == 2
+    assert not (tmp_path / "x").exists()
+
+
 # -- a real server ----------------------------------------------------------------------------------------
 
 
