@@ -185,9 +185,9 @@ def run(args: argparse.Namespace) -> int:
     server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
     processes = args.workers or os.cpu_count()
     kind = {
-        None: f"the default command: waitress, {processes} processes × {args.threads} threads",
+        None: f"companion serve: waitress, {processes} process(es) × {args.threads} threads",
         "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
-        "waitress": f"waitress, {processes} processes × {args.threads} threads",
+        "waitress": f"waitress, {processes} process(es) × {args.threads} threads",
     }[args.server]
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs", flush=True)
 
