@@ -211,17 +211,20 @@ def restore_round(db: sqlite_utils.Database, series: Series, n: int, data: Any,
 
 
 def same_round(series: Series, n: int | None, seen: Any) -> bool:
-    """Whether round n is still the round `seen` named (`round_id`): the round a write without If-Match
-    targets, by identity (a neighbour that moved into its place, even with the same content, is not it)."""
+    """Whether round n is still the round `seen` (`round_id`) named, unchanged: the round a write without
+    If-Match targets, by identity and content (a neighbour that moved into its place, even with the same
+    content, is not it; nor is the round itself once someone else changed it)."""
     if n is None:
         return True
-    return 1 <= n <= len(series.row.round_ids) and series.row.round_ids[n - 1] == seen
+    return bool(round_id(series, n) == seen)
 
 
-def round_id(series: Series, n: int | None) -> str | None:
-    """The stable id of stored round n (None for no round)."""
-    ids = series.row.round_ids
-    return ids[n - 1] if n is not None and 1 <= n <= len(ids) else None
+def round_id(series: Series, n: int | None) -> tuple[str, Any] | None:
+    """Stored round n as (its stable id, its stored data); None for no round."""
+    ids, rounds = series.row.round_ids, series.row.rounds
+    if n is None or not 1 <= n <= min(len(ids), len(rounds)):
+        return None
+    return ids[n - 1], rounds[n - 1]
 
 
 def check_round(series: Series, data: Any, n: int | None = None) -> None:
