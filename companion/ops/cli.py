@@ -47,6 +47,7 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     """Serve the app with waitress (or gunicorn gthread) in `workers` processes (default: one per core;
     waitress runs one process where the system cannot share a port between processes)."""
     from companion import create_app
+    from companion.faq.search import search_engine
     from companion.ops import server
     from companion.storage import backup
 
@@ -63,6 +64,7 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
           f"Ctrl+C to stop)", flush=True)
+    search_engine()  # the FAQ search learns before serving (and before the processes fork): no first query waits
     server.settle_memory()
     with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
         if kind == "waitress" and count > 1:

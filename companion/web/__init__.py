@@ -20,8 +20,10 @@ def init_app(app: Flask) -> None:
     from companion.web.api import record as record_api
     from companion.web.api import referee as referee_api
     from companion.web.api import series as api
+    from companion.web.api import summary as summary_api
+    from companion.web.api import tables as tables_api
     from companion.web.http import shell
-    from companion.web.pages import export, play, record, referee, series, tables
+    from companion.web.pages import export, play, record, referee, series, summary, tables
     from companion.web.present import numbers
 
     Htmx(app)
@@ -37,6 +39,9 @@ def init_app(app: Flask) -> None:
         record,
         record_api,
         tables,
+        tables_api,
+        summary,
+        summary_api,
         round_text_api,
         numbers,
     ):

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
+
 from tests.browser.test_csp import violations, watched
 from tests.browser.test_scorekeeper import start_series
 

@@ -6,6 +6,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 CORE = Path(__file__).resolve().parents[2] / "companion" / "core"
 
 
@@ -27,6 +29,7 @@ def test_core_uses_only_the_standard_library() -> None:
                 assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {name}"
 
 
+@pytest.mark.slow
 def test_core_passes_mypy_strict(tmp_path: Path) -> None:
     from mypy import api
 

@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -67,7 +69,7 @@ def test_the_wheel_holds_templates_static_files_and_compiled_translations(wheel:
     assert any(n.startswith("companion/static/vendor/htmx-2.0.") for n in names)
     assert "companion/translations/ru/LC_MESSAGES/messages.mo" in names
     assert not [n for n in names if n.endswith(".po")], "the wheel carries the compiled catalogs only"
-    assert "companion/data/search_synonyms.toml" in names
+    assert "companion/data/faq_questions.toml" in names  # what the FAQ search learns from
     assert not [n for n in names if "__pycache__" in n or n.startswith(("tests/", "instance/"))]
 
 

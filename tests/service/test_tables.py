@@ -51,7 +51,7 @@ def test_after_links_series_into_one_table(client: FlaskClient, series: dict[str
     assert alone["table"] != series["table"]
 
     table = client.get(f"/api/v1/tables/{series['table']}").get_json()
-    assert list(table) == ["id", "series", "players"]
+    assert list(table) == ["id", "series", "players", "head_to_head", "period", "series_in_period"]
     assert table["id"] == series["table"] and table["series"] == [series["id"], second["id"], third["id"]]
     assert [list(p) for p in table["players"]] == [PLAYER_KEYS] * 3
     vera = next(p for p in table["players"] if p["name"] == "Вера")

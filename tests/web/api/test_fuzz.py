@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 CARDS = st.sampled_from(["10♣", "Q♥", "qs", "T♦", "5♠", "", "КП", "Дч", "x", "6♠", "A♦", "9♣"])
 NAMES = st.sampled_from(["Аня", "Борис", "Вера", "Гоша", "", " аня "])

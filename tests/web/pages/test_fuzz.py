@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 TEXT = st.text(max_size=12)
 PARAMS = st.dictionaries(
