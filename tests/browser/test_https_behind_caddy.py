@@ -120,7 +120,7 @@ def deployed(tmp_path: Path) -> Iterator[Deployed]:
     site.stop()
 
 
-def trusting_chromium(site: Deployed) -> tuple[Any, Any]:
+def trusting_chromium(site: Deployed, browser: Any) -> Any:
     """Chromium with Caddy's root in its own NSS database (a fresh HOME), the test name mapped to loopback,
     and a profile of its own (an incognito context is never installable)."""
     nssdb = site.home / ".pki" / "nssdb"
@@ -128,23 +128,20 @@ def trusting_chromium(site: Deployed) -> tuple[Any, Any]:
     subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
     subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "caddy-local", "-i",
                     str(site.root_ca)], check=True)
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    context = playwright.chromium.launch_persistent_context(
+    return browser.browser_type.launch_persistent_context(  # the session's Playwright, a Chromium of its own
         str(site.home / "profile"), executable_path=CHROMIUM,
         args=[*ARGS, f"--host-resolver-rules=MAP {DOMAIN} 127.0.0.1"], env={**os.environ, "HOME": str(site.home)},
         viewport=PHONE, locale="ru-RU", service_workers="allow")
-    return playwright, context
 
 
-def test_https_behind_caddy_gives_the_phone_its_offline_shell_install_and_secure_cookie(deployed: Deployed) -> None:
+def test_https_behind_caddy_gives_the_phone_its_offline_shell_install_and_secure_cookie(deployed: Deployed,
+                                                                                       browser: Any) -> None:
     status, headers, _ = deployed.request("GET", "/")
     assert status == 200 and headers["Strict-Transport-Security"] == "max-age=31536000"
     status, _, created = deployed.request("POST", "/api/v1/series", {"players": ["Аня", "Борис"], "starter": "Аня"})
     assert status == 201
 
-    playwright, context = trusting_chromium(deployed)
+    context = trusting_chromium(deployed, browser)
     try:
         context.set_default_timeout(20_000)
         page = context.pages[0] if context.pages else context.new_page()
@@ -183,4 +180,3 @@ def test_https_behind_caddy_gives_the_phone_its_offline_shell_install_and_secure
         context.set_offline(False)
     finally:
         context.close()
-        playwright.stop()
