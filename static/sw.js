@@ -1,8 +1,8 @@
 // Caches the static shell (CSS, JS, icons) and the start page; pages and scores come from the server,
 // and only when the network is gone does a page opened from the home screen fall back to the start page.
-const SHELL = "shell-v4";
+const SHELL = "shell-v5";
 const START = "/";
-const FILES = ["/static/app.css", "/static/boot.js", "/static/app.js", "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon.svg"];
+const FILES = ["/static/app.css", "/static/boot.js", "/static/app.js", "/static/offline.js", "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll([...FILES, START])).then(() => self.skipWaiting()));

@@ -62,9 +62,11 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
     )
     segno.make(url, error="m").terminal(compact=True)
-    print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
+    print(f"
+Database: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
           f"Ctrl+C to stop)", flush=True)
-    search_engine()  # the FAQ search learns before serving (and before the processes fork): no first query waits
+    with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
+        search_engine()
     server.settle_memory()
     with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
         if kind == "waitress" and count > 1:

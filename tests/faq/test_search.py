@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
@@ -108,10 +109,52 @@ def test_the_search_learns_from_its_data_with_no_other_step() -> None:
 
 
 def test_learning_is_deterministic() -> None:
-    entries = faq.all_entries()[:6]
-    asked = [q for q in search.labelled_questions()[:300] if set(q["expect"]) <= {e.slug for e in entries}]
+    entries, asked = small()
     a, b = search.FaqSearch(entries, asked), search.FaqSearch(entries, asked)
     assert a.model.scores("дама пик") == b.model.scores("дама пик")
+
+
+def small() -> tuple[tuple[faq.FaqEntry, ...], list[dict[str, object]]]:
+    entries = faq.all_entries()[:6]
+    asked = [q for q in search.labelled_questions()[:300] if set(q["expect"]) <= {e.slug for e in entries}]  # type: ignore[arg-type]
+    return entries, asked
+
+
+def test_what_was_learned_is_kept_and_read_back(tmp_path: Path) -> None:
+    entries, asked = small()
+    learned = search.FaqSearch(entries, asked, cache=tmp_path)
+    [kept] = tmp_path.glob("faq-search-*.npz")
+    read_back = search.FaqSearch(entries, asked, cache=tmp_path)
+    assert read_back.model.scores("дама пик") == learned.model.scores("дама пик")
+    assert list(tmp_path.glob("faq-search-*.npz")) == [kept]
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".npy"])
+@pytest.mark.parametrize("damage", ["empty", "garbage", "truncated", "missing"])
+def test_an_unreadable_kept_model_is_learned_again(tmp_path: Path, suffix: str, damage: str) -> None:
+    entries, asked = small()
+    scores = search.FaqSearch(entries, asked, cache=tmp_path).model.scores("дама пик")
+    [kept] = tmp_path.glob(f"faq-search-*{suffix}")
+    whole = kept.read_bytes()
+    kept.unlink()  # a new file, as the search writes them: a process may still map the old one
+    if damage != "missing":
+        broken = {"empty": b"", "garbage": b"not a model at all", "truncated": whole[: len(whole) // 2]}
+        kept.write_bytes(broken[damage])
+    again = search.FaqSearch(entries, asked, cache=tmp_path)
+    assert again.model.scores("дама пик") == scores
+    assert kept.read_bytes() == whole  # written anew
+
+
+def test_a_changed_labelled_question_is_learned_anew(tmp_path: Path) -> None:
+    entries, asked = small()
+    search.FaqSearch(entries, asked, cache=tmp_path)
+    [before] = tmp_path.glob("faq-search-*.npz")
+    (tmp_path / f"{before.name}.999.part").write_bytes(b"left by a crash")
+    changed = [{**asked[0], "text": "zorblat fimbly wumpus"}, *asked[1:]]
+    relearned = search.FaqSearch(entries, changed, cache=tmp_path)
+    [after] = tmp_path.glob("faq-search-*.npz")
+    assert after != before and len(list(tmp_path.glob("faq-search-*"))) == 2  # another key; the stale model is gone
+    assert relearned.model.knows("zorblat")
 
 
 def test_the_labelled_questions_name_only_entries_that_exist() -> None:

@@ -3,7 +3,8 @@
 Which entry a question asks about, or whether none does, is a classifier's call (`model`): it is
 learned, at start-up, from the entries' own questions and keywords, from the questions players
 asked (`data/faq_questions.toml`, each labelled with the entries that answer it) and from questions
-no entry answers (`data/faq_not_answered.toml`). Nothing learned is stored: edit an entry or add a
+no entry answers (`data/faq_not_answered.toml`). What it learned is kept in the app's instance
+folder under a hash of that data and of the search's code, never committed: edit an entry or add a
 question and the next start learns from it. `text` is the one analyser; `highlight` marks the
 words of a shown text that the question used.
 
@@ -22,9 +23,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from flask import current_app, has_app_context
+
 from companion.faq.entries import DATA, LANGS, FaqEntry, all_entries
 from companion.faq.search.highlight import highlight
-from companion.faq.search.model import NONE, Example, Model
+from companion.faq.search.model import NONE, Example, learned
 from companion.faq.search.text import forget, words
 
 QUESTIONS = DATA / "faq_questions.toml"
@@ -80,10 +83,13 @@ def examples(entries: Iterable[FaqEntry], questions: Iterable[dict[str, object]]
 
 
 class FaqSearch:
-    def __init__(self, entries: Iterable[FaqEntry], questions: Iterable[dict[str, object]] | None = None) -> None:
+    def __init__(self, entries: Iterable[FaqEntry], questions: Iterable[dict[str, object]] | None = None,
+                 cache: Path | None = None) -> None:
+        """Learn from `entries` and `questions` (default: the labelled questions), or read back what
+        was learned from the same into the folder `cache` before."""
         self.entries = {e.slug: e for e in entries}
         asked = labelled_questions() if questions is None else questions
-        self.model = Model(examples(self.entries.values(), asked))
+        self.model = learned(examples(self.entries.values(), asked), cache)
 
     def ranked(self, q: str, ruleset: str | None = None) -> list[tuple[str, float]]:
         """Every class (entries and NONE) with its probability, best first."""
@@ -121,8 +127,9 @@ class FaqSearch:
 
 @lru_cache(maxsize=1)
 def search_engine() -> FaqSearch:
-    """The process-wide engine over every FAQ entry (built at start-up, before workers fork)."""
-    engine = FaqSearch(all_entries())
+    """The process-wide engine over every FAQ entry (built at start-up, before workers fork), kept
+    in the current app's instance folder."""
+    engine = FaqSearch(all_entries(), cache=Path(current_app.instance_path) if has_app_context() else None)
     forget()
     release_freed_memory()
     return engine

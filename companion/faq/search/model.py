@@ -6,13 +6,24 @@ averaged passive-aggressive algorithm (Crammer et al., 2006, PA-I, multi-class):
 fixed shuffled order, a few passes; whenever the right class does not beat the best wrong one by a
 margin of 1, both move towards and away from the question just enough (at most `C`). The average
 of the weights over all steps is kept. It is deterministic (a fixed seed) and takes about a second
-for the ~4,800 questions, so it is built from the data at every start and never stored.
+for the ~4,800 questions. `learned` keeps what it learned in the app's instance folder, keyed by a
+hash of what it learned from and of the search's code: the next start with the same data and code
+reads it back (a tenth of a second; the weights are mapped from their file, so processes share
+them); any other start, or a missing or unreadable file, learns again. Files are written beside
+and renamed into place, never rewritten: a running process may still map the old one. Nothing
+learned is committed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import hashlib
+import os
+import zipfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +35,7 @@ RARE = "rare"  # the feature: how many words of a question the model met at most
 EPOCHS = 5
 C = 0.3  # the largest step for one question (PA-I's aggressiveness)
 SEED = 101
+CODE = ("text.py", "model.py")  # the search's code a learned model depends on (its cache key)
 
 Vector = tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]  # feature indices and their weights
 
@@ -54,6 +66,35 @@ class Model:
         vectors = [self._vector(found, counts, n) for (found, counts), n in zip(counted, rare, strict=True)]
         self.weights = _train(vectors, [index[e.label] for e in examples], len(df), len(self.classes))
 
+    def save(self, path: Path) -> None:
+        """Write the model to `path` (.npz) and its weights beside it (.npy), each atomically; the
+        .npz last, so that a reader finding it finds the weights too."""
+        words = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
+        with _replacing(path.with_suffix(".npy")) as f:
+            np.save(f, self.weights)
+        with _replacing(path) as f:
+            np.savez(f, vocabulary=np.array(words), seen=np.array(sorted(self.seen)), idf=self.idf,
+                     classes=np.array(self.classes))
+
+    @classmethod
+    def load(cls, path: Path) -> Model:
+        """The model `save` wrote, its weights mapped from their file (pages read when a question
+        needs them, shared by every process); OSError or ValueError when missing or unreadable."""
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                model = cls.__new__(cls)
+                model.vocabulary = {str(w): i for i, w in enumerate(stored["vocabulary"])}
+                model.seen = {str(w) for w in stored["seen"]}
+                model.idf = stored["idf"]
+                model.classes = [str(c) for c in stored["classes"]]
+            model.weights = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
+        except (KeyError, EOFError, zipfile.BadZipFile) as e:
+            raise ValueError(f"not a stored model: {path}") from e
+        size = len(model.vocabulary)
+        if model.weights.shape != (size, len(model.classes)) or model.idf.shape != (size,):
+            raise ValueError(f"a stored model of the wrong shape: {path}")
+        return model
+
     def _ids(self, found: list[str], grow: bool = False) -> npt.NDArray[np.intp]:
         if grow:
             return np.array([self.vocabulary.setdefault(f, len(self.vocabulary)) for f in found], dtype=np.intp)
@@ -83,6 +124,47 @@ class Model:
         idx, values = self._vector(*np.unique(self._ids(features(text)), return_counts=True), self._rare(text))
         row = values @ self.weights[idx] if len(idx) else np.zeros(len(self.classes), dtype=np.float32)
         return {c: float(s) for c, s in zip(self.classes, row, strict=True)}
+
+
+@contextlib.contextmanager
+def _replacing(target: Path) -> Iterator[BinaryIO]:
+    """A file to write that replaces `target` once written whole."""
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    with part.open("wb") as f:
+        yield f
+    os.replace(part, target)
+
+
+def cache_key(examples: Sequence[Example]) -> str:
+    """A hash of the examples (texts and labels, in order) and of the code that learns from them."""
+    digest = hashlib.sha256()
+    for name in CODE:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    for e in examples:
+        digest.update(f"{e.label}\t{e.text}\n".encode())
+    return digest.hexdigest()[:20]
+
+
+def learned(examples: Sequence[Example], folder: Path | None) -> Model:
+    """The model of `examples`: read back from `folder` when learned there before, else learned
+    (and kept there, replacing models of other data; a folder that cannot be written keeps none)."""
+    if folder is None:
+        return Model(examples)
+    path = folder / f"faq-search-{cache_key(examples)}.npz"
+    try:
+        return Model.load(path)
+    except (OSError, ValueError):
+        pass  # not learned yet, or unreadable: learn again
+    model = Model(examples)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        model.save(path)
+        for old in folder.glob("faq-search-*"):  # other data's files, and parts a crash left
+            if not old.name.startswith(f"{path.stem}."):
+                old.unlink(missing_ok=True)
+        return Model.load(path)  # the weights mapped from the file, as at every later start
+    except (OSError, ValueError):
+        return model  # a read-only instance folder: the next start learns again
 
 
 def _train(vectors: Sequence[Vector], labels: Sequence[int], n_features: int, n_classes: int

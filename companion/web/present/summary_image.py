@@ -13,12 +13,14 @@ import io
 import threading
 from collections import OrderedDict
 from pathlib import Path
-
-from PIL import Image, ImageDraw, ImageFont
+from typing import TYPE_CHECKING
 
 from companion.service.series import Series
 from companion.web.present.numbers import minus
 from companion.web.present.series_view import chart
+
+if TYPE_CHECKING:  # Pillow is imported when a chart is drawn: an idle process need not load it
+    from PIL import ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 640, 340
 CHART_TOP, CHART_HEIGHT = 44, 230
@@ -37,6 +39,8 @@ def font_bytes(path: str) -> bytes:
 
 
 def font(static_folder: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
     name = "dejavu-sans-bold.woff2" if bold else "dejavu-sans.woff2"
     return ImageFont.truetype(io.BytesIO(font_bytes(str(Path(static_folder) / "fonts" / name))), size)
 
@@ -63,6 +67,8 @@ def dashed(draw: ImageDraw.ImageDraw, y: float, x0: float, x1: float, colour: tu
 
 def series_png(series: Series, title: str, static_folder: str) -> bytes:
     """The chart of the series' totals by round, its title on top and each player's total below."""
+    from PIL import Image, ImageDraw
+
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     big, small = font(static_folder, 20, bold=True), font(static_folder, 14)
