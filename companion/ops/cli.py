@@ -62,8 +62,7 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
     )
     segno.make(url, error="m").terminal(compact=True)
-    print(f"
-Database: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
+    print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
           f"Ctrl+C to stop)", flush=True)
     with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
         search_engine()
