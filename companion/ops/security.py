@@ -16,7 +16,8 @@
   PDF and search; a refusal is 429 with a Retry-After header. Limits are off
   under TESTING unless RATELIMIT_ENABLED is set.
 - One log line per request without secrets: the edit token in `?token=` is
-  replaced by `…` and no header is logged.
+  replaced by `…` and no header is logged; control characters are escaped
+  and the path is cut at LOG_PATH_MAX characters (`log_safe`).
 """
 
 from __future__ import annotations
@@ -232,6 +233,20 @@ def _safe_path() -> str:
     return request.path + "?" + "&".join(f"{k}={v}" for k, v in args)
 
 
+LOG_PATH_MAX = 1000  # characters of path and query a log line keeps
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def log_safe(text: str, limit: int = LOG_PATH_MAX) -> str:
+    """`text` on one line: control characters written as \\xNN (a %0a in a query cannot start a forged
+    line), and cut to `limit` characters, saying how long it was."""
+    escaped = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                               else f"\\u{ord(m.group()):04x}", text)
+    if len(escaped) > limit:
+        return f"{escaped[:limit]}…({len(escaped)} chars)"
+    return escaped
+
+
 def start_timer() -> None:
     g.started = time.perf_counter()
 
@@ -239,8 +254,8 @@ def start_timer() -> None:
 def log_request(response: Response) -> Response:
     if log.isEnabledFor(logging.INFO):
         took = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        log.info("%s %s %s %s %.1fms", request.remote_addr, request.method, _safe_path(),
-                 response.status_code, took)
+        log.info("%s %s %s %s %.1fms", log_safe(str(request.remote_addr), 64), log_safe(request.method, 16),
+                 log_safe(_safe_path()), response.status_code, took)
     return response
 
 

@@ -204,7 +204,7 @@ def test_backup_includes_what_is_still_in_the_wal_and_restores(tmp_path: Path) -
     assert backup.backup(app.config["DATABASE"], tmp_path / "b.sqlite3") == 1
     assert stat.S_IMODE(os.stat(tmp_path / "b.sqlite3").st_mode) == 0o600
     assert not (tmp_path / "b.sqlite3-wal").exists()
-    assert backup.restore(str(tmp_path / "b.sqlite3"), str(tmp_path / "restored.sqlite3")) == 1
+    assert backup.restore(str(tmp_path / "b.sqlite3"), str(tmp_path / "restored.sqlite3")).series == 1
     restored = make(tmp_path / "restored.sqlite3").test_client()
     assert rounds_of(restored, created["id"]) == 5
 
