@@ -10,7 +10,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, request
 
 from .. import series_service, storage
 from ..core.cards import parse_card
@@ -24,8 +24,8 @@ from . import idempotency
 from .api_request import authorize, created, if_match_version, json_body, json_object, load_series
 from .conditional import conditional
 from .errors import ApiError
+from .present.series_json import series_json, series_response
 from .rules_text import option_spec_json
-from .series_view import series_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -119,8 +119,7 @@ def write(
     digest = idempotency.request_hash(data) if key else ""
 
     def current() -> Response:
-        fresh = load_series(series_id)
-        return jsonify(series_json(fresh))
+        return series_response(load_series(series_id))
 
     if key:
         found = idempotency.earlier(series.id, key, digest)
@@ -134,9 +133,7 @@ def write(
         found = idempotency.earlier(series.id, key or "", digest)
         assert found is not None
         return idempotency.replay(found, current, status)
-    response = jsonify(series_json(changed))
-    response.status_code = status
-    return idempotency.remember(series.id, key, response)
+    return idempotency.remember(series.id, key, series_response(changed, status))
 
 
 def stored_round(series: series_service.Series, n: int) -> int:
@@ -184,7 +181,7 @@ def create_series() -> Any:
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
     series = load_series(series_id)
-    return conditional(str(series.version), lambda: jsonify(series_json(series)))
+    return conditional(str(series.version), lambda: series_response(series))
 
 
 @bp.post("/series/<series_id>/rounds")

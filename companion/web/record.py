@@ -23,7 +23,7 @@ from .errors import ApiError
 from .links import public_url
 from .pages import page, see_other
 from .play.sharing import as_editor
-from .series_view import series_json
+from .present.series_json import series_json
 
 bp = Blueprint("record", __name__)
 
