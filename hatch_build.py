@@ -45,8 +45,8 @@ def compile_folder(folder: Path) -> bytes:
     import sys
 
     spec = importlib.util.spec_from_file_location(
-        "_companion_catalogs", folder.parents[2] / "catalogs.py"
-    )  # companion/catalogs.py
+        "_companion_catalogs", folder.parents[2] / "i18n" / "catalogs.py"
+    )  # companion/i18n/catalogs.py
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

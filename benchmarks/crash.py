@@ -54,7 +54,8 @@ def call(port: int, method: str, path: str, body: Any = None, token: str | None 
 
 def start(instance: str, port: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "8"],
+        [sys.executable, "-m", "companion.ops.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--threads", "8"],
         cwd=ROOT, env={**os.environ, "COMPANION_INSTANCE": instance},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -63,7 +63,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion import faq, faq_search  # noqa: E402
+from companion import faq_search  # noqa: E402
+from companion.faq import entries as faq  # noqa: E402
 
 EVAL = ROOT / "benchmarks" / "faq_eval"
 V1 = ("dev", "dev2", "holdout")

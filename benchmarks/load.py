@@ -95,7 +95,7 @@ def start_server(instance: str, port: int, workers: int, threads: int, log: bool
     command = [
         sys.executable,
         "-m",
-        "companion.cli",
+        "companion.ops.cli",
         "serve",
         "--host",
         "127.0.0.1",

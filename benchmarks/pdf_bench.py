@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--depths", action="store_true", help="render time by the caller's stack depth")
     args = parser.parse_args()
 
-    from companion.pdf import html_to_pdf
+    from companion.ops.pdf import html_to_pdf
 
     ruleset, most, options = largest_table()
     players = NAMES[:most]
@@ -146,9 +146,10 @@ def nested(depth: int, fn: Callable[[], Any]) -> Any:
 
 def depths(client: Any, static: str, created: dict[str, Any], repeat: int) -> None:
     """CPU ms of one render of the sheet's HTML, entered at each depth: as it is, and with room on the stack."""
-    from companion import pdf, series_service
-    from companion.storage import get_db
-    from companion.web import export
+    from companion.ops import pdf
+    from companion.service import series as series_service
+    from companion.storage.database import get_db
+    from companion.web.pages import export
 
     with client.application.test_request_context("/?lang=ru"):
         html = export.sheet_html(series_service.load(get_db(), created["id"]))
@@ -172,7 +173,7 @@ def depths(client: Any, static: str, created: dict[str, Any], repeat: int) -> No
 
 def figures(client: Any, renderer: Any, static: str, created: dict[str, Any], rounds: int, repeat: int) -> str:
     """One line of the table: the app's PDF against the bare table, memory, and the cached repeat."""
-    from companion.pdf import html_to_pdf
+    from companion.ops.pdf import html_to_pdf
 
     series = client.get(f"/api/v1/series/{created['id']}").get_json()
     url = f"/series/{created['id']}/scoresheet.pdf"
@@ -207,9 +208,10 @@ def figures(client: Any, renderer: Any, static: str, created: dict[str, Any], ro
 
 
 def page_count(app: Any, series_id: str, static: str) -> int:
-    from companion import pdf, series_service
-    from companion.storage import get_db
-    from companion.web import export
+    from companion.ops import pdf
+    from companion.service import series as series_service
+    from companion.storage.database import get_db
+    from companion.web.pages import export
 
     with app.test_request_context("/?lang=ru"):
         html = export.sheet_html(series_service.load(get_db(), series_id))

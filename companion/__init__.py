@@ -72,7 +72,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import hardening, i18n, security, storage, web
+    from companion import i18n, web
+    from companion.ops import hardening, security
+    from companion.storage import database as storage
 
     storage.init_app(app)
     i18n.init_app(app)

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from .core.round_text import ParsedRound, parse_round_text
-from .core.rules import Options
+from companion.core.round_text import ParsedRound, parse_round_text
+from companion.core.rules import Options
 
 
 @lru_cache(maxsize=1)

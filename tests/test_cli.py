@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion import cli
+from companion.ops import cli
 
 
 def test_init_db_creates_the_database_in_the_instance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

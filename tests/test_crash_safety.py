@@ -41,7 +41,7 @@ class Server:
     def start(self) -> None:
         env = {**os.environ, "COMPANION_INSTANCE": str(self.instance)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "companion.ops.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--threads", "4", *self.extra],
             env=env, stdout=subprocess.DEVNULL, stderr=self.stderr)
         deadline = time.monotonic() + 30

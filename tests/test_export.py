@@ -40,7 +40,7 @@ def test_pdf(client: FlaskClient, series: dict[str, Any]) -> None:
 
 
 def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient) -> None:
-    from companion.web import export
+    from companion.web.pages import export
 
     created = client.post("/api/v1/series", json={"players": ["<i>Аня</i>", "Борис"], "starter": "Борис"}).get_json()
     client.post(f"/api/v1/series/{created['id']}/rounds", json={"winner": "Борис", "finishing_card": "9♥",
@@ -48,8 +48,8 @@ def test_scoresheet_html_shows_the_rounds_and_escapes_names(client: FlaskClient)
     with client.application.test_request_context("/?lang=ru"):
         from flask import render_template
 
-        from companion import series_service
-        from companion.storage import get_db
+        from companion.service import series as series_service
+        from companion.storage.database import get_db
 
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), created["id"])))
     assert "&lt;i&gt;Аня&lt;/i&gt;" in html and "<i>Аня</i>" not in html
@@ -149,7 +149,7 @@ def test_pdf_is_named_by_date_and_players_and_cached_by_version(client: FlaskCli
 
 
 def test_pdf_render_slots_answer_503_with_retry_after(client: FlaskClient, series: dict[str, Any]) -> None:
-    from companion import pdf
+    from companion.ops import pdf
 
     client.application.extensions["companion.pdf"] = renderer = pdf.Renderer(slots=1, queue_seconds=0)
     assert renderer.slots.acquire()  # someone else is rendering
@@ -165,7 +165,7 @@ def test_pdf_render_slots_answer_503_with_retry_after(client: FlaskClient, serie
 def test_a_render_gets_a_frame_that_declares_room_for_its_calls() -> None:
     import sys
 
-    from companion import pdf
+    from companion.ops import pdf
 
     def nested(depth: int) -> bytes:  # a render entered deep in the caller's stack still renders
         return nested(depth - 1) if depth else pdf.html_to_pdf("<p>101</p>", "static")
@@ -178,7 +178,7 @@ def test_a_render_gets_a_frame_that_declares_room_for_its_calls() -> None:
 
 
 def test_render_cache_keeps_within_its_bytes() -> None:
-    from companion.pdf import RenderCache
+    from companion.ops.pdf import RenderCache
 
     cache = RenderCache(max_bytes=10)
     cache.put(("a",), b"12345")
@@ -190,7 +190,7 @@ def test_render_cache_keeps_within_its_bytes() -> None:
 
 def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
     from companion import ROOT
-    from companion.pdf import data_uri, html_to_pdf
+    from companion.ops.pdf import data_uri, html_to_pdf
 
     secret = tmp_path / "secret.png"
     secret.write_bytes(b"\\x89PNG not really")
@@ -222,9 +222,9 @@ def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
 def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient, series: dict[str, Any]) -> None:
     from flask import render_template
 
-    from companion import series_service
-    from companion.storage import get_db
-    from companion.web import export
+    from companion.service import series as series_service
+    from companion.storage.database import get_db
+    from companion.web.pages import export
 
     play(client, series)
     fixed = {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c"], "Вера": ["qs"]}}
@@ -234,7 +234,7 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series["id"])))
     chart = embedded(html, "image/svg+xml").decode()  # the page's chart with its loss line, as an image of its own
     assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
-    from companion.web.links import qr_png
+    from companion.web.http.links import qr_png
 
     assert embedded(html, "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow this series
     assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
@@ -254,20 +254,21 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
         assert client.post(f"/api/v1/series/{created['id']}/rounds", json=body,
                            headers={"Authorization": f"Bearer {created['edit_token']}"}).status_code == 201
 
-    from companion import series_service
-    from companion.storage import get_db
-    from companion.web import export
+    from companion.service import series as series_service
+    from companion.storage.database import get_db
+    from companion.web.pages import export
 
     with client.application.test_request_context("/?lang=en"):
         html = export.sheet_html(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
     chart = embedded(html, "image/svg+xml").decode()
     assert 2 <= chart.count('class="tick"') <= export.PRINT_TICKS  # the page's chart has 12 round numbers
-    from companion.web.series_view import PALETTE
+    from companion.web.present.series_view import PALETTE
 
     for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header
         assert f'<th style="border-bottom-color: {PALETTE[i % len(PALETTE)]}">{name}</th>' in html
-    from companion import ROOT, pdf
+    from companion import ROOT
+    from companion.ops import pdf
 
     with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS) as document:
         assert len(document.pages) >= 2
@@ -303,8 +304,8 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
 
 
 def test_a_square_is_one_text_the_cards_then_the_points_and_the_total() -> None:
-    from companion.web.export import square
-    from companion.web.series_view import Cell
+    from companion.web.pages.export import square
+    from companion.web.present.series_view import Cell
 
     nbsp = "\u00a0"  # the points stay with the total when a long hand wraps
     hand = Cell(change=2, total=-18, typed=False, winner=False, cards="2♣ 10♦")

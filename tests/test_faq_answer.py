@@ -16,8 +16,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import faq, faq_search
+from companion import faq_search
 from companion.core.rules import RULESETS
+from companion.faq import entries as faq
 from companion.faq_search import translit
 from companion.faq_search.index import MAYBE
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.faq_rules import PLACEHOLDER
+from companion.faq.rule_values import PLACEHOLDER
 
 ROOT = Path(__file__).resolve().parent.parent
 FAQ_DIR = ROOT / "companion" / "data" / "faq"

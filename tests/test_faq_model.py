@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import faq, faq_search
+from companion import faq_search
+from companion.faq import entries as faq
 from companion.faq_search import learned
 from companion.faq_search.index import FaqSearch
 

@@ -13,9 +13,9 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from companion import faq
 from companion.core.rules import RULESETS, RuleSet, StarterRule
-from companion.faq_rules import unknown_placeholders
+from companion.faq import entries as faq
+from companion.faq.rule_values import unknown_placeholders
 
 WORDS = {
     "один": 1, "одна": 1, "одну": 1, "одной": 1, "два": 2, "две": 2, "двух": 2, "три": 3, "трёх": 3,

@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import faq, faq_search
+from companion import faq_search
+from companion.faq import entries as faq
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "benchmarks" / "faq_eval"

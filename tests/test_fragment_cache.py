@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from companion.web import series as series_views
+from companion.web.pages import series as series_views
 
 POLL = {"HX-Request": "true"}
 ROUND = {"winner": "Аня", "finishing_card": "9h", "hands": {"Борис": ["10c"], "Вера": ["jd"]}}

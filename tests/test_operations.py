@@ -15,7 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import backup, create_app, storage
+from companion import create_app
+from companion.storage import backup
+from companion.storage import database as storage
 
 ROUND = {"winner": "Аня", "finishing_card": "9h", "hands": {"Борис": ["10c"], "Вера": ["jd"]}}
 
@@ -174,7 +176,7 @@ def test_a_foreign_file_is_refused_with_one_line(tmp_path: Path, content: str) -
 
 def test_the_command_refuses_a_foreign_database_without_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "companion.sqlite3").write_text("not a database at all " * 50)
-    result = subprocess.run([sys.executable, "-m", "companion.cli", "init-db"], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "companion.ops.cli", "init-db"], capture_output=True, text=True,
                             env={**os.environ, "COMPANION_INSTANCE": str(tmp_path)}, timeout=60)
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
@@ -251,7 +253,7 @@ def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> None:
 
 def test_backup_and_restore_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from companion import cli
+    from companion.ops import cli
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = create_app()

@@ -8,11 +8,12 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from companion import faq, faq_search
+from companion import faq_search
 from companion.core.cards import Card, Rank, Suit
 from companion.core.rules import RULESETS
 from companion.core.scoring import card_points
-from companion.sources import source_name
+from companion.faq import entries as faq
+from companion.faq.sources import source_name
 
 PAGES = ["/faq", "/faq?q=дама", "/faq/queen-wild", "/faq/queen-wild?ruleset=pharaoh", "/rules", "/rules/igrafan",
          "/rules/elimination", "/referee", "/referee?top=9H&card=7H"]

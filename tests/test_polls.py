@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion import series_service, storage
-from companion.web import series as series_page
+from companion.service import series as series_service
+from companion.storage import database as storage
+from companion.web.pages import series as series_page
 
 
 def test_an_idle_poll_does_not_load_the_series(client: FlaskClient, series: dict[str, Any],

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from companion.record import comparable
+from companion.service.record import comparable
 
 ROUNDS = [
     {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd", "КП", "Тч"], "Вера": ["qs"]}},
@@ -41,7 +41,7 @@ def export(client: FlaskClient, series_id: str) -> dict[str, Any]:
 
 
 def count_series(client: FlaskClient) -> int:
-    from companion.storage import connect
+    from companion.storage.database import connect
 
     db = connect(client.application.config["DATABASE"])
     try:
@@ -226,7 +226,7 @@ def test_export_download_and_unknown_series(client: FlaskClient, series: dict[st
 
 def test_a_table_survives_export_and_import_with_the_same_statistics(client: FlaskClient,
                                                                    series: dict[str, Any]) -> None:
-    from companion.record import comparable_table
+    from companion.service.record import comparable_table
 
     played(client, series)  # Вера lost
     second = client.post("/api/v1/series", json={"after": series["id"], "players": ["Аня", "Боря", "Вера"],

@@ -103,7 +103,7 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
     """Each template the referee can answer with has a Russian text in referee.po (or another catalog)."""
     from babel.messages.pofile import read_po
 
-    from companion.catalogs import CATALOGS
+    from companion.i18n.catalogs import CATALOGS
 
     ids = set()
     for po in (CATALOGS / "ru" / "LC_MESSAGES").glob("*.po"):
@@ -113,8 +113,8 @@ def test_every_message_is_translated(client: FlaskClient) -> None:
     from pathlib import Path
 
     import companion.core.referee as referee
-    import companion.web.cards as web_cards
-    import companion.web.referee_api as referee_api
+    import companion.web.api.referee as referee_api
+    import companion.web.present.cards as web_cards
 
     for module in (referee, referee_api, web_cards):
         tree = ast.parse(Path(module.__file__ or "").read_text())

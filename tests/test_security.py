@@ -189,7 +189,7 @@ def test_csv_cells_that_look_like_formulas_are_neutralised(client: FlaskClient) 
         for c in cells
         if c.startswith(("=", "@", "\t", "\r")) or (c.startswith(("+", "-")) and not c.lstrip("+-").isdigit())
     ]
-    from companion.security import csv_cell
+    from companion.ops.security import csv_cell
 
     assert [csv_cell(v) for v in ["-2+3", "\tx", "\rx", "+1+1", "=1", "Аня"]] == [
         "'-2+3",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import server
+from companion.ops import server
 
 
 def test_waitress_refuses_big_bodies_before_buffering_and_fits_a_phone_per_connection(app):

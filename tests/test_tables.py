@@ -300,7 +300,8 @@ def test_table_writes_and_imports_share_the_rate_limits(tmp_path: Any) -> None:
 def test_the_migration_gives_every_older_series_a_table_of_its_own(tmp_path: Any) -> None:
     import json
 
-    from companion import create_app, storage
+    from companion import create_app
+    from companion.storage import database as storage
 
     path = str(tmp_path / "old.sqlite3")
     db = storage.connect(path)

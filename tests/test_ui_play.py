@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import series_service
-from companion.storage import connect
+from companion.service import series as series_service
+from companion.storage.database import connect
 
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
 

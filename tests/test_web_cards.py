@@ -7,7 +7,7 @@ from flask import Flask
 
 from companion.core.cards import Card, Rank, Suit
 from companion.core.errors import PlayError
-from companion.web.cards import card_name, card_or_none, card_text, parse_suit, suit_or_none
+from companion.web.present.cards import card_name, card_or_none, card_text, parse_suit, suit_or_none
 
 
 @pytest.mark.parametrize(("lang", "expected"), [("ru", "дама червей"), ("en", "queen of hearts")])

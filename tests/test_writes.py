@@ -9,7 +9,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import series_service, storage
+from companion.service import series as series_service
+from companion.storage import database as storage
 
 ROUND = {"winner": "Аня", "finishing_card": "9h", "hands": {"Борис": ["10c"], "Вера": ["jd"]}}
 

@@ -15,9 +15,9 @@ from enum import Enum
 from functools import cache, lru_cache
 from types import MappingProxyType
 
-from .errors import N_, CardError
-from .languages import EN as EN  # the vocabulary is keyed by language
-from .languages import RU as RU
+from companion.core.errors import N_, CardError
+from companion.core.languages import EN as EN  # the vocabulary is keyed by language
+from companion.core.languages import RU as RU
 
 
 class Suit(Enum):

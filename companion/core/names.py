@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import N_, SeriesSetupError
+from companion.core.errors import N_, SeriesSetupError
 
 # Latin letters drawn exactly like a Cyrillic one, in the case where they look alike.
 _LOOKALIKES = str.maketrans({

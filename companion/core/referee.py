@@ -64,9 +64,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import Card, Rank, Suit
-from .errors import N_, FormatError, Msg, PlayError
-from .rules import EightRule, RuleSet, SixCover
+from companion.core.cards import Card, Rank, Suit
+from companion.core.errors import N_, FormatError, Msg, PlayError
+from companion.core.rules import EightRule, RuleSet, SixCover
 
 
 @dataclass(frozen=True, slots=True)

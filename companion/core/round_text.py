@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
+from companion.core.cards import (
     EN,
     RANK_LETTERS,
     RU,
@@ -35,9 +35,9 @@ from .cards import (
     fold,
     read_notation,
 )
-from .errors import N_, Msg
-from .rules import Options
-from .scoring import card_points, is_special_queen
+from companion.core.errors import N_, Msg
+from companion.core.rules import Options
+from companion.core.scoring import card_points, is_special_queen
 
 Lemmas = Callable[[str], Iterable[str]]
 

@@ -13,8 +13,8 @@ from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any
 
-from .cards import DECK_SIZES
-from .errors import N_, Msg, OptionError
+from companion.core.cards import DECK_SIZES
+from companion.core.errors import N_, Msg, OptionError
 
 
 class OnLoss(StrEnum):

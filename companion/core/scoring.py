@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Rank, Suit
-from .rules import Options
+from companion.core.cards import Card, Rank, Suit
+from companion.core.rules import Options
 
 QUEENS_ONLY = "queens-only"
 

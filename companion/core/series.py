@@ -13,11 +13,19 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from .cards import Card, parse_card
-from .errors import N_, CardError, FormatError, RoundError, SeriesFinishedError, SeriesSetupError, player_field
-from .names import clean_name, name_key
-from .rules import DEFAULT_RULESET, OnLoss, Options, RuleSet, StarterRule, get_ruleset
-from .scoring import HandScore, player_round
+from companion.core.cards import Card, parse_card
+from companion.core.errors import (
+    N_,
+    CardError,
+    FormatError,
+    RoundError,
+    SeriesFinishedError,
+    SeriesSetupError,
+    player_field,
+)
+from companion.core.names import clean_name, name_key
+from companion.core.rules import DEFAULT_RULESET, OnLoss, Options, RuleSet, StarterRule, get_ruleset
+from companion.core.scoring import HandScore, player_round
 
 MAX_NAME_LENGTH = 30
 

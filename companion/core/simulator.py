@@ -60,10 +60,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, Rank, Suit, deck
-from .referee import PlayVerdict, check_play, playable
-from .rules import Options, RuleSet
-from .scoring import card_points, score_hand
+from companion.core.cards import Card, Rank, Suit, deck
+from companion.core.referee import PlayVerdict, check_play, playable
+from companion.core.rules import Options, RuleSet
+from companion.core.scoring import card_points, score_hand
 
 MAX_TURNS = 20_000  # a round that goes on longer is a bug in the simulator
 _QUEEN = Rank.QUEEN

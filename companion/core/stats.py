@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Rank
-from .series import Standings, series_winner
+from companion.core.cards import Rank
+from companion.core.series import Standings, series_winner
 
 
 @dataclass

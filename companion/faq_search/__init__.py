@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..faq import all_entries
-from .analysis import (
+from companion.faq.entries import all_entries
+from companion.faq_search.analysis import (
     CARD_TOKENS,
     ONTO_SAME,
     ONTO_SUIT,
@@ -36,10 +36,10 @@ from .analysis import (
     onto_token,
     vocabulary,
 )
-from .distance import edit_distance
-from .highlight import highlight
-from .index import Answer, FaqSearch, Result, subject_rank
-from .morphology import stem
+from companion.faq_search.distance import edit_distance
+from companion.faq_search.highlight import highlight
+from companion.faq_search.index import Answer, FaqSearch, Result, subject_rank
+from companion.faq_search.morphology import stem
 
 
 @lru_cache(maxsize=1)

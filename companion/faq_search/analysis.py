@@ -29,10 +29,10 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from ..core import cards
-from ..core.rules import RULESETS
-from ..faq import DATA, LANGS
-from .morphology import (
+from companion.core import cards
+from companion.core.rules import RULESETS
+from companion.faq.entries import DATA, LANGS
+from companion.faq_search.morphology import (
     is_dictionary_word,
     is_infinitive,
     is_instrumental,

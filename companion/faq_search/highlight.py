@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from .analysis import CARD_TOKENS, analyse
+from companion.faq_search.analysis import CARD_TOKENS, analyse
 
 _WORD = re.compile(r"(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣]|\w+", re.IGNORECASE)
 

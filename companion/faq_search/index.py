@@ -32,10 +32,10 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..core import cards
-from ..faq import LANGS, FaqEntry
-from . import learned, morphology
-from .analysis import (
+from companion.core import cards
+from companion.faq.entries import LANGS, FaqEntry
+from companion.faq_search import learned, morphology
+from companion.faq_search.analysis import (
     _CYR_CARD,
     _LAT_CARD,
     ASIDE,
@@ -57,8 +57,8 @@ from .analysis import (
     number_token,
     vocabulary,
 )
-from .spelling import QueryReader, ReadQuery, SpellIndex
-from .translit import TranslitIndex
+from companion.faq_search.spelling import QueryReader, ReadQuery, SpellIndex
+from companion.faq_search.translit import TranslitIndex
 
 TABLES = {
     "head": ("q_ru", "kw_ru", "q_en", "kw_en"),   # question and keywords (+ slug words)

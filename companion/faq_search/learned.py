@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..faq import LANGS, FaqEntry
-from . import morphology
-from .analysis import ASIDE, OFF_TOPIC, Vocabulary
+from companion.faq.entries import LANGS, FaqEntry
+from companion.faq_search import morphology
+from companion.faq_search.analysis import ASIDE, OFF_TOPIC, Vocabulary
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "faq_model.json"
 NOT_ANSWERED_FILE = MODEL_FILE.with_name("faq_not_answered.toml")

@@ -25,10 +25,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..core import cards
-from .distance import edit_distance, trigrams
-from .morphology import english_frequency, is_common_word, is_dictionary_word, is_english_word, script_of
-from .translit import TranslitIndex, is_latin_word, render, renderings
+from companion.core import cards
+from companion.faq_search.distance import edit_distance, trigrams
+from companion.faq_search.morphology import (
+    english_frequency,
+    is_common_word,
+    is_dictionary_word,
+    is_english_word,
+    script_of,
+)
+from companion.faq_search.translit import TranslitIndex, is_latin_word, render, renderings
 
 _VOWELS = frozenset("аеиоуыэюяaeiou")
 _HELD = re.compile(r"(\w)\1{2,}")  # a letter typed three times or more

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .distance import edit_distance, trigrams
+from companion.faq_search.distance import edit_distance, trigrams
 
 # Cyrillic → skeleton.
 _CYR = {

@@ -14,21 +14,14 @@ from htmx_flask import Htmx
 
 
 def init_app(app: Flask) -> None:
-    from . import (
-        api,
-        errors,
-        export,
-        faq_api,
-        numbers,
-        play,
-        record,
-        referee,
-        referee_api,
-        round_text_api,
-        series,
-        shell,
-        tables,
-    )
+    from companion.web import errors
+    from companion.web.api import dictation as round_text_api
+    from companion.web.api import faq as faq_api
+    from companion.web.api import referee as referee_api
+    from companion.web.api import series as api
+    from companion.web.http import shell
+    from companion.web.pages import export, play, record, referee, series, tables
+    from companion.web.present import numbers
 
     Htmx(app)
     for module in (
@@ -47,7 +40,7 @@ def init_app(app: Flask) -> None:
     ):
         app.register_blueprint(module.bp)
     errors.init_app(app)
-    from . import health
+    from companion.web.api import health
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
     app.context_processor(named_limits)
@@ -55,9 +48,9 @@ def init_app(app: Flask) -> None:
 
 def named_limits() -> dict[str, Any]:
     """Defaults and limits the templates show, named once where they are decided."""
-    from ..core.rules import DEFAULT_RULESET
-    from ..core.series import MAX_NAME_LENGTH
-    from ..faq import MAX_QUERY_LENGTH
+    from companion.core.rules import DEFAULT_RULESET
+    from companion.core.series import MAX_NAME_LENGTH
+    from companion.faq.entries import MAX_QUERY_LENGTH
 
     return {"default_ruleset": DEFAULT_RULESET, "max_name_length": MAX_NAME_LENGTH,
             "max_query_length": MAX_QUERY_LENGTH}

@@ -14,10 +14,10 @@ from flask import Flask, Response, jsonify, request
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
-from ..core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
-from ..i18n import gettext, translate_error
-from ..series_service import UnreadableSeries, VersionConflict
-from .pages import page
+from companion.core.errors import N_, FormatError, Msg, RuleError, SeriesFinishedError
+from companion.i18n import gettext, translate_error
+from companion.service.series import UnreadableSeries, VersionConflict
+from companion.web.http.pages import page
 
 API_PREFIX = "/api/"
 ERROR_VARY = "Accept-Language, Cookie"
@@ -114,7 +114,7 @@ def _version_conflict(error: VersionConflict) -> Response:
             "Someone else saved first: the series is now at version %(version)s. "
             "Nothing was changed; look at the fresh state and try again.", version=error.series.version)
     if is_api_request():
-        from .present.series_json import series_json
+        from companion.web.present.series_json import series_json
 
         return error_response(409, "stale-version", message, series=series_json(error.series))
     return error_page(409, message)

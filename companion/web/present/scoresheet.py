@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...i18n import gettext
-from ..series_view import RoundLine, SeriesView, event_text
-from ..tables import series_rules_lines
+from companion.i18n import gettext
+from companion.web.pages.tables import series_rules_lines
+from companion.web.present.series_view import RoundLine, SeriesView, event_text
 
 
 @dataclass(frozen=True)

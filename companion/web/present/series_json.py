@@ -9,7 +9,7 @@ sentences the JSON does not carry. A field added to every round goes in
 `series_response` answers with the same bytes as `jsonify(series_json(series))`, but
 keeps each round's JSON text once made (`RoundTexts`): a round's record is shared by
 every later version of its series while nothing before it changes (an added round is
-applied to the cached standings, see `series_service`), so a write or a poll of a long
+applied to the cached standings, see `companion.service.series`), so a write or a poll of a long
 series encodes only what is new (docs/benchmarks.md, «Series replay and round requests»).
 """
 
@@ -21,9 +21,9 @@ from typing import Any
 
 from flask import Response, current_app, jsonify
 
-from ...core.series import RoundResult
-from ...series_service import Series
-from ..series_view import points_to_loss
+from companion.core.series import RoundResult
+from companion.service.series import Series
+from companion.web.present.series_view import points_to_loss
 
 ROUND_TEXTS = 32_768  # rounds whose JSON text is kept (about 400 bytes each), oldest dropped first
 

@@ -1,0 +1,142 @@
+"""Languages: Russian first, English second (Flask-Babel), one translation mechanism.
+
+Message ids are the English text. The Russian lives in one `.po` file per area
+of the app (`companion/translations/ru/LC_MESSAGES/<area>.po`). The catalogs
+are held in memory, never written to disk at start-up: an installed wheel
+carries one `messages.mo` per language, compiled when the wheel was built
+(`hatch_build.py`, with `catalogs.py`); a checkout has only the `.po` files, which are merged and
+compiled in memory when the app starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from babel.support import NullTranslations, Translations
+from flask import Flask, request
+from flask.globals import _cv_app
+from flask_babel import Babel, Domain, get_locale
+
+from companion.core.errors import Msg, RuleError
+from companion.core.languages import (
+    DEFAULT_LANGUAGE as DEFAULT_LANGUAGE,  # re-exported: the web layer imports them from here
+)
+from companion.core.languages import LANGUAGES as LANGUAGES
+from companion.i18n.catalogs import load_catalogs
+
+# -- typed gettext (Flask-Babel is untyped) --------------------------------------
+
+
+def gettext(message: str, **params: Any) -> str:
+    """`message` in the request's language, `%(name)s` filled in from `params`."""
+    text = str(translations().ugettext(message))
+    return text % params if params else text
+
+
+def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
+    """The singular or plural form for `num` in the request's language (`%(num)s` is filled in)."""
+    params.setdefault("num", num)
+    return str(translations().ungettext(singular, plural, num)) % params
+
+
+def current_language() -> str:
+    """The request's language: Flask-Babel's choice, read where Flask-Babel keeps it.
+
+    Flask-Babel's own lookup (`get_locale`, `get_translations`) passes through several context
+    proxies at every message, and one standings fragment asks for hundreds of messages (a
+    sixth of a save's time went there)."""
+    ctx = _cv_app.get(None)
+    state = ctx.g.__dict__.get("_flask_babel") if ctx is not None else None
+    locale = getattr(state, "babel_locale", None)
+    if locale is None:
+        locale = get_locale()  # chooses it (select_language) and keeps it for the request
+    return str(locale.language) if locale is not None else DEFAULT_LANGUAGE
+
+
+def translations() -> NullTranslations:
+    """The catalog of the request's language; outside the app the message ids themselves (English)."""
+    if _cv_app.get(None) is None:
+        return NO_TRANSLATIONS
+    return catalogs().get(current_language()) or NO_TRANSLATIONS
+
+
+# -- choosing the language ---------------------------------------------------------
+
+
+def select_language() -> str:
+    """?lang= on the URL, then the `lang` cookie, then Accept-Language, then Russian."""
+    for candidate in (request.args.get("lang"), request.cookies.get("lang")):
+        if candidate in LANGUAGES:
+            return candidate
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def lang_url(language: str) -> str:
+    """This page in another language: the same path and query, with ?lang= set."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [language]
+    return f"{request.path}?{urlencode(args, doseq=True)}"
+
+
+# -- the catalogs ------------------------------------------------------------------
+
+
+class MemoryDomain(Domain):  # type: ignore[misc]  # Flask-Babel has no type information
+    """Flask-Babel's message domain, answered from catalogs held in memory (never read from disk per request)."""
+
+    def get_translations(self) -> NullTranslations:
+        return translations()
+
+
+_catalogs: dict[str, Translations] | None = None
+NO_TRANSLATIONS = NullTranslations()
+
+
+def catalogs() -> dict[str, Translations]:
+    """The catalogs, read once per process (they are the same for every app built in it)."""
+    global _catalogs
+    if _catalogs is None:
+        from companion import is_checkout
+
+        _catalogs = load_catalogs(compiled=not is_checkout())
+    return _catalogs
+
+
+# -- errors ------------------------------------------------------------------------
+
+
+def translate_error(error: RuleError) -> str:
+    """The error's message in the request's language (nested messages too)."""
+    params: dict[str, Any] = {}
+    for key, value in error.params.items():
+        if isinstance(value, RuleError):
+            params[key] = translate_error(value)
+        elif isinstance(value, Msg):
+            params[key] = gettext(value)
+        else:
+            params[key] = value
+    text = gettext(error.template)
+    return text % params if params else text
+
+
+def in_both_languages(message: str, **params: Any) -> dict[str, str]:
+    """`{"ru": …, "en": …}` of one message id, from the catalogs (the API's two-language fields)."""
+    out = {}
+    for language in LANGUAGES:
+        translations = catalogs().get(language) or NullTranslations()
+        text = translations.ugettext(message)
+        out[language] = text % params if params else text
+    return out
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    babel = Babel(app, locale_selector=select_language)
+    babel.domain_instance = MemoryDomain()
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # the i18n extension adds it
+        gettext=lambda message: translations().ugettext(message),
+        ngettext=lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        newstyle=True,
+    )
+    app.context_processor(lambda: {"lang": current_language(), "languages": LANGUAGES, "lang_url": lang_url})

@@ -1,0 +1,1 @@
+"""Operations: the command line, the server, security, hardening, the PDF renderer."""

@@ -1,0 +1,268 @@
+"""What keeps the app safe to leave running: headers, forged-write check, trusted hosts, rate limits, request log.
+
+- Every response carries a Content-Security-Policy without 'unsafe-inline' or
+  'unsafe-eval' (scripts and styles come only from /static/), nosniff, a
+  Referrer-Policy, and frame-ancestors 'none'.
+- Forged writes (CSRF): a browser write must come from a page of this very
+  origin. We check the `Sec-Fetch-Site` header that every current browser
+  sends (and, for older ones, `Origin`) instead of form tokens: it covers the
+  plain forms and htmx posts alike without a token in every template, keeps
+  working on pages restored from the back-forward cache, and refuses exactly
+  the attack at hand — another service on the same host (same site, other
+  port) posting with the editor's cookie, which SameSite=Lax does not stop.
+  The JSON API is exempt: it never reads cookies, only `Authorization: Bearer`.
+- Rate limits per client address (Flask-Limiter, in-memory storage unless
+  RATELIMIT_STORAGE_URI says otherwise) on series writes, series creation,
+  PDF and search; a refusal is 429 with a Retry-After header. Limits are off
+  under TESTING unless RATELIMIT_ENABLED is set.
+- One log line per request without secrets: the edit token in `?token=` is
+  replaced by `…` and no header is logged.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, current_app, g, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from companion.i18n import gettext
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# Limits per client address, in Flask-Limiter's notation; an instance config.py may change them.
+DEFAULT_LIMITS = {
+    "RATELIMIT_WRITES": "120 per minute",  # rounds added, changed, removed (a table saves ~2 a minute)
+    "RATELIMIT_CREATE": "60 per hour",  # new series
+    "RATELIMIT_PDF": "10 per minute",  # scoresheet PDFs
+    "RATELIMIT_SEARCH": "120 per minute",  # FAQ search
+}
+
+# Pages whose address or content carries an edit token: never leak it in a Referer.
+TOKEN_ENDPOINT_SUFFIXES = (".share", ".claim")
+
+log = logging.getLogger("companion.requests")
+
+
+class ForgedWrite(Exception):
+    """A write that a page of another origin (or site) tried to make in the user's name (answered 403).
+
+    Not an HTTPException: the pages' own 403 handler ("this phone can only view") must not catch it."""
+
+
+# -- forged writes --------------------------------------------------------------
+
+
+def _same_origin(origin: str) -> bool:
+    parts = urlsplit(origin)
+    return bool(parts.scheme) and parts.netloc.lower() == request.host.lower() and parts.scheme == request.scheme
+
+
+def check_origin() -> None:
+    """Refuse a browser write that does not come from this origin (see the module docstring)."""
+    if request.method not in UNSAFE_METHODS or request.path.startswith("/api/"):
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        if site in ("same-origin", "none"):  # "none": typed by the user, not sent by a page
+            return
+        raise ForgedWrite()
+    origin = request.headers.get("Origin")
+    if origin is not None and not _same_origin(origin):
+        raise ForgedWrite()
+    # Neither header: not a browser (curl, a script); it cannot carry someone else's cookie.
+
+
+# -- host names -------------------------------------------------------------------
+
+
+def check_host() -> None:
+    """Refuse a Host that is neither an IP address nor a name the app is served on (SERVED_HOSTS).
+
+    DNS rebinding needs a host name of the attacker's, so IP addresses pass; names must be listed."""
+    served = current_app.config.get("SERVED_HOSTS")
+    if not served:
+        return
+    name = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+    if name.startswith("[") and "]" in name:
+        name = name[1:name.index("]")]
+    try:
+        ipaddress.ip_address(name)
+        return
+    except ValueError:
+        pass
+    if name.lower() not in {h.strip("[]").lower() for h in served}:
+        abort(400)
+
+
+# -- headers --------------------------------------------------------------------
+
+
+def secure_headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CSP)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("X-Frame-Options", "DENY")
+    endpoint = request.endpoint or ""
+    if endpoint.endswith(TOKEN_ENDPOINT_SUFFIXES):
+        headers["Referrer-Policy"] = "no-referrer"
+        headers["Cache-Control"] = "no-store"
+    else:
+        headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+# -- rate limits ----------------------------------------------------------------
+
+
+def _limit(key: str) -> Callable[[], str]:
+    return lambda: str(current_app.config[key])
+
+
+def _categories(rule_path: str, methods: set[str]) -> list[tuple[str, list[str]]]:
+    """Which limits (config key, methods) apply to a URL rule."""
+    found: list[tuple[str, list[str]]] = []
+    writes = sorted(methods & UNSAFE_METHODS)
+    creates = ("/api/v1/series", "/new", "/api/v1/series/import", "/import", "/api/v1/tables/import")
+    if (writes and ("/series/" in rule_path or "/tables/" in rule_path) and not rule_path.endswith("/preview")
+            and rule_path not in creates):
+        found.append(("RATELIMIT_WRITES", writes))
+    if "POST" in methods and (rule_path in creates or rule_path.endswith("/again")):
+        found.append(("RATELIMIT_CREATE", ["POST"]))
+    if rule_path.endswith(".pdf"):
+        found.append(("RATELIMIT_PDF", ["GET"]))
+    if rule_path.rstrip("/") in ("/api/v1/faq", "/faq") and "GET" in methods:
+        found.append(("RATELIMIT_SEARCH", ["GET"]))
+    return found
+
+
+def apply_limits(app: Flask, limiter: Limiter) -> None:
+    """Put the limits on every view they concern (by URL, so renamed endpoints keep them)."""
+    for rule in list(app.url_map.iter_rules()):
+        view: Any = app.view_functions.get(rule.endpoint)
+        if view is None:
+            continue
+        for key, methods in _categories(rule.rule, set(rule.methods or ())):
+            scope = key.removeprefix("RATELIMIT_").lower()
+            view = limiter.shared_limit(_limit(key), scope=scope, methods=methods)(view)
+        app.view_functions[rule.endpoint] = view
+
+
+def problem_page(status: int, title: str, message: str) -> Response:
+    """A page saying what went wrong that was not the user's typo (the app's one error page)."""
+    from companion.web.errors import error_page
+
+    return error_page(status, message, title)
+
+
+def too_many(error: RateLimitExceeded) -> Any:
+    current = current_app.extensions["companion.limiter"].current_limit
+    wait = max(1, math.ceil(current.reset_at - time.time())) if current is not None else 60
+    message = gettext("Too many requests from this device. Wait %(seconds)s s and try again.", seconds=wait)
+    from companion.web.errors import answer
+
+    response = answer(429, "too-many-requests", message, title=gettext("Please wait a moment"))
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
+def forged(_error: ForgedWrite) -> Any:
+    message = gettext("This change did not come from a page of this app, so it was refused. "
+                      "Open the series from its own link and try again.")
+    return problem_page(403, gettext("Refused"), message)
+
+
+# -- CSV cells --------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # OWASP CSV injection: what a spreadsheet may run
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe.
+
+    Numbers (and text that is just a number, such as "-5") are left alone: they cannot be formulas."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class SafeCsvWriter:
+    """csv.writer whose rows go through `csv_cell` (every export writes through it)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self.writer.writerow([csv_cell(cell) for cell in row])
+
+
+# -- request log -----------------------------------------------------------------
+
+
+def _safe_path() -> str:
+    """The path and query, with any edit token blanked."""
+    if not request.query_string:
+        return request.path
+    args = [(k, "…" if k.lower() in ("token", "edit_token") else v) for k, v in request.args.items(multi=True)]
+    return request.path + "?" + "&".join(f"{k}={v}" for k, v in args)
+
+
+def start_timer() -> None:
+    g.started = time.perf_counter()
+
+
+def log_request(response: Response) -> Response:
+    if log.isEnabledFor(logging.INFO):
+        took = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+        log.info("%s %s %s %s %.1fms", request.remote_addr, request.method, _safe_path(),
+                 response.status_code, took)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULT_LIMITS.items():
+        app.config.setdefault(key, value)
+    app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter = Limiter(get_remote_address, app=app)
+    app.extensions["companion.limiter"] = limiter
+    apply_limits(app, limiter)
+    proxies = int(app.config.get("PROXY_FIX", 0) or 0)
+    if proxies:  # behind N reverse proxies: the client address and scheme come from X-Forwarded-*
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+    app.before_request(start_timer)
+    app.before_request(check_host)
+    app.before_request(check_origin)
+    app.after_request(secure_headers)
+    app.after_request(log_request)
+    app.register_error_handler(RateLimitExceeded, too_many)
+    app.register_error_handler(ForgedWrite, forged)
+

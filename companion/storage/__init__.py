@@ -1,0 +1,1 @@
+"""Storage: the SQLite database with its migrations, and backups."""

@@ -1,0 +1,1 @@
+"""The HTML pages, one blueprint (module or package) per area."""

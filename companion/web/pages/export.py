@@ -1,0 +1,220 @@
+"""The scoresheet of a series: PDF to keep or share, CSV for spreadsheets (JSON is the API and the export).
+
+Both are written from the same series view-model as the page (`series_view`).
+The PDF is rendered at most a few at a time and kept by (series, version,
+language): a repeated request of an unchanged series is answered from the
+cache, or with 304 when the client sends the ETag it got (see `companion.pdf`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request
+from markupsafe import Markup
+
+from companion.core.stats import final_standings
+from companion.i18n import current_language, gettext
+from companion.ops import pdf
+from companion.ops.security import SafeCsvWriter
+from companion.service.series import Series
+from companion.storage.database import get_db, round_history
+from companion.web.errors import answer
+from companion.web.http.conditional import conditional
+from companion.web.http.links import public_url, qr_png
+from companion.web.http.pages import load_or_404
+from companion.web.pages.tables import series_rules_lines
+from companion.web.present.numbers import minus, signed
+from companion.web.present.scoresheet import Sheet, scoresheet
+from companion.web.present.series_view import Cell, SeriesView, event_text, history_view, series_view
+
+bp = Blueprint("export", __name__)
+bp.record_once(lambda state: pdf.init_app(state.app))
+
+# Above this many players the columns do not fit an A4 page upright: the sheet turns to landscape.
+PORTRAIT_MAX_PLAYERS = 5
+
+
+NBSP = "\u00a0"
+
+
+def square(cell: Cell, finish: str) -> str:
+    """One player's square of a round in the PDF: what made the round's points, the points, the total.
+
+    One text, one line when it fits ("2♣ 3♦ +5 → −13"; the winner's "•Д♣ −20 → −20"): WeasyPrint
+    lays out one text run, not a box per part (see docs/benchmarks.md, PDF scoresheet). The squares are
+    right-aligned, so the totals stand in a column at the right edge; a long hand wraps before its
+    points, which stay with the total (no-break spaces).
+    """
+    total = minus(cell.total)
+    if cell.change is None:  # not in play this round
+        return total
+    points = f"{signed(cell.change) if cell.change else '0'}{NBSP}→{NBSP}{total}"
+    if cell.winner:
+        what = f"•{finish}"
+    elif cell.cards:
+        what = cell.cards
+    elif cell.typed:
+        what = gettext("typed in")
+    else:
+        return points
+    return f"{what} {points}"
+
+
+# Events the round's squares already say: the winner's square shows the card and its points, a typed
+# square says "typed in", a redeal has its own row. The PDF prints the others (resets, a hand of only
+# queens, who lost or left, the end) in a line under the round.
+SAID_BY_THE_SQUARES = frozenset({"queen-finish", "typed-points", "redeal"})
+
+
+def sheet_rows(view: SeriesView) -> list[dict[str, Any]]:
+    """The rounds table of the PDF: per round its number, one text per player square, and the events
+    the squares do not already say, as one line (empty when there are none)."""
+    rows = []
+    for line, played in zip(view.rounds, view.series.standings.rounds, strict=True):
+        events = [event_text(e) for e in played.events if e.get("type") not in SAID_BY_THE_SQUARES]
+        rows.append({"n": line.n, "redeal": line.redeal, "cells": [square(c, line.finish) for c in line.cells],
+                     "events": " ".join(f"{e}." for e in events)})  # each event is a sentence of its own
+    return rows
+
+
+def css_string(text: str) -> Markup:
+    """Text for a CSS string inside the sheet's <style> (page footer).
+
+    Anything but letters, digits and spaces is escaped.
+    """
+    return Markup("".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text))
+
+
+def corrections(series: Series) -> list[dict[str, Any]]:
+    """Every round changed or removed after it was entered, oldest first, for the appendix."""
+    return list(reversed(history_view(round_history(get_db(), series.id))))
+
+
+PRINT_TICKS = 6  # round numbers along the PDF chart's axis, at most (each label is one more text to lay out)
+
+
+def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
+    """The series page's chart with at most PRINT_TICKS round numbers on its axis."""
+    ticks = chart["ticks"]
+    return {**chart, "ticks": ticks[:: -(-len(ticks) // PRINT_TICKS) or 1]}
+
+
+def chart_src(chart: dict[str, Any]) -> str:
+    """The series page's chart as an SVG image of its own (a `data:` URL), its labels in the sheet's font.
+
+    As an image WeasyPrint reads the SVG with its own small parser and styles it by its own attributes;
+    inline in the HTML it was parsed and styled as part of the page (about a tenth of a 10-round sheet)."""
+    svg = render_template("_chart.html", chart=chart, chart_font=SHEET_FONT)
+    return pdf.data_uri("image/svg+xml", svg.encode("utf-8"))
+
+
+def sheet_context(series: Series) -> dict[str, Any]:
+    view_url = public_url("series.show", series_id=series.id)
+    created = datetime.fromisoformat(series.row.created_at)
+    view = series_view(series)
+    names = [p.name for p in view.players]
+    footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
+    return {
+        "view": view,
+        "chart_src": chart_src(print_chart(view.chart)) if view.rounds else "",
+        "final": final_standings(series.standings),
+        "next_starter": series.standings.next_starter,
+        "corrections": corrections(series),
+        "rules_lines": series_rules_lines(series),
+        "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
+        "ruleset_name": gettext(series.setup.ruleset.name),
+        "created": created.strftime("%d.%m.%Y"),
+        "qr_src": pdf.data_uri("image/png", qr_png(view_url)),
+        "rows": sheet_rows(view),
+        "footer": css_string(footer),
+        "page_label": css_string(gettext("Page")),
+    }
+
+
+def sheet_name(series: Series, extension: str) -> str:
+    return pdf.sheet_filename(series.row.created_at, list(series.setup.players), extension)
+
+
+def compact(html: str) -> str:
+    """The sheet without the template's indentation between tags: each such gap would be a text box to lay out."""
+    return re.sub(r">\s*\n\s*<", "><", html)
+
+
+SHEET_CSS = "scoresheet.css"  # the sheet's print stylesheet, in the static folder
+SHEET_FONT = "Sheet Sans"  # the font its @font-face rules name
+
+
+def sheet_html(series: Series) -> str:
+    """The scoresheet's HTML for WeasyPrint (styled by `SHEET_CSS`)."""
+    return compact(render_template("scoresheet.html", **sheet_context(series)))
+
+
+def render_pdf(series: Series) -> bytes:
+    """The series' PDF in the request's language, from the cache when this version was rendered before."""
+    renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
+    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
+    return renderer.get_or_render(
+        key,
+        lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
+    )
+
+
+@bp.get("/series/<series_id>/scoresheet.pdf")
+def scoresheet_pdf(series_id: str) -> Response:
+    series = load_or_404(series_id)
+    filename = sheet_name(series, "pdf")
+
+    def render() -> Response:
+        response = Response(render_pdf(series), mimetype="application/pdf")
+        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+        return response
+
+    headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
+    try:
+        return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
+    except pdf.RenderBusy:
+        response = answer(
+            503,
+            "busy",
+            gettext("Many scoresheets are being prepared right now. Try again in a few seconds."),
+            title=gettext("Please wait a moment"),
+        )
+        response.headers["Retry-After"] = str(pdf.RETRY_AFTER_SECONDS)
+        return response
+
+
+# -- CSV ---------------------------------------------------------------------------------
+
+# Spreadsheets split a CSV by the list separator of the user's locale: Russian
+# Excel and LibreOffice expect ";" (the comma is their decimal sign), English ones ",".
+CSV_DELIMITERS = {"ru": ";", "en": ","}
+
+
+def csv_text(sheet: Sheet, delimiter: str) -> str:
+    """The sheet as CSV: its facts, an empty line, then the rounds table; every cell through `SafeCsvWriter`."""
+    out = io.StringIO()
+    out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8
+    writer = SafeCsvWriter(csv.writer(out, delimiter=delimiter, lineterminator="\r\n"))
+    for label, value in sheet.facts:
+        writer.writerow([label, value])
+    writer.writerow([])
+    writer.writerow(sheet.columns)
+    for row in sheet.rows:
+        writer.writerow(row)
+    return out.getvalue()
+
+
+@bp.get("/series/<series_id>/scoresheet.csv")
+def scoresheet_csv(series_id: str) -> Response:
+    series = load_or_404(series_id)
+    sheet = scoresheet(series_view(series), public_url("series.show", series_id=series.id))
+    text = csv_text(sheet, CSV_DELIMITERS.get(current_language(), ","))
+    response = Response(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response

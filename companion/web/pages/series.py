@@ -1,0 +1,111 @@
+"""The series page everyone can open: standings, history, chart; it follows the table by polling.
+
+`/series/<id>` is read-only for everyone; a phone holding the edit cookie also
+sees the buttons that lead to the scorekeeper's forms. Polls are conditional
+GETs: the ETag is the series version, the language and the kind of answer, so
+an idle phone gets 304 and no body.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, Response, abort, current_app, make_response, request
+
+from companion.i18n import current_language
+from companion.service.series import Series
+from companion.storage.database import SeriesRow, get_db, load_series, round_history
+from companion.web.http.conditional import conditional
+from companion.web.http.edit_rights import can_edit, can_edit_row
+from companion.web.http.pages import is_fragment, load_or_404, page
+from companion.web.http.recent import remember_recent
+from companion.web.present.series_view import history_view, series_view
+
+bp = Blueprint("series", __name__)
+
+SERIES_HEADERS = {"Vary": "HX-Request, HX-Boosted, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
+FRAGMENT_CACHE_SIZE = 1024
+
+
+class FragmentCache:
+    """Rendered reader fragments by (series, ETag): after a save, a table's watchers share one render.
+
+    The ETag already names everything the fragment depends on (version, language, reader, fragment): the
+    same rule that lets a poll be answered 304 lets its bytes be reused. Least recently used entries go."""
+
+    def __init__(self, size: int = FRAGMENT_CACHE_SIZE) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        with self.lock:
+            body = self.entries.get(key)
+            if body is not None:
+                self.entries.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, str], body: bytes) -> None:
+        with self.lock:
+            self.entries[key] = body
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+def fragment_cache() -> FragmentCache:
+    cache = current_app.extensions.get("series_fragments")
+    if cache is None:
+        cache = current_app.extensions.setdefault("series_fragments", FragmentCache())
+    assert isinstance(cache, FragmentCache)
+    return cache
+
+
+def standings_etag(row: SeriesRow, fragment: bool) -> str:
+    """Series version, language, editor or reader, fragment or page: what the answer depends on.
+
+    Made from the stored row alone, so an idle poll is answered 304 without loading or replaying the rounds."""
+    return f"v{row.version}-{current_language()}-{'e' if can_edit_row(row) else 'r'}-{'f' if fragment else 'p'}"
+
+
+def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
+    # The poll sends the ETag of the fragment it would get, so even the first poll after a page load is a 304.
+    template = "_standings.html" if is_fragment() else "series.html"
+    editor = can_edit(series)
+    # Just saved from this phone (?saved=<version> and nothing changed since): offer to undo that round.
+    just_saved = request.args.get("saved") == str(series.version) and editor and bool(series.entries)
+    response = page(
+        template, status, vary=SERIES_HEADERS["Vary"],
+        game=series, standings=series.standings, view=series_view(series), editor=editor,
+        undo=len(series.entries) if just_saved and not is_fragment() else None,
+        history=history_view(round_history(get_db(), series.id)), message=message,
+        poll_etag=f'W/"{standings_etag(series.row, True)}"',
+    )
+    response.headers.update(SERIES_HEADERS)
+    return response
+
+
+@bp.get("/series/<series_id>")
+def show(series_id: str) -> Response:
+    row = load_series(get_db(), series_id, with_rounds=False)  # one small query; the rounds only if rendering
+    if row is None:
+        abort(404)
+
+    etag = standings_etag(row, is_fragment()) + ("-u" if request.args.get("saved") else "")  # the undo offer
+    # Readers' polls: every watcher of a table asks for the same fragment after a save; render it once.
+    shared = is_fragment() and not can_edit_row(row) and not request.args.get("saved")
+
+    def render() -> Response:
+        cached = fragment_cache().get((series_id, etag)) if shared else None
+        if cached is not None:
+            response = make_response(cached)
+            response.headers.update(SERIES_HEADERS)
+        else:
+            response = render_series(load_or_404(series_id))
+            if shared and response.status_code == 200:
+                fragment_cache().put((series_id, etag), response.get_data())
+        remember_recent(response, series_id)
+        return response
+
+    return conditional(etag, render, weak=True, headers=SERIES_HEADERS)
