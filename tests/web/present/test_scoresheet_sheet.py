@@ -33,4 +33,4 @@ def test_the_csv_file_is_the_sheet_cell_for_cell(client: FlaskClient, series: di
     assert [row[:2] for row in sheet.rows] == [(1, "Аня"), (1, "Борис"), (1, "Вера"), (2, "Аня"), (2, "Борис"),
                                                (2, "Вера"), (3, "Аня"), (3, "Борис"), (3, "Вера")]
     assert sheet.rows[0][2] == "last card Q♥" and sheet.rows[3][2] == "redeal" and sheet.rows[6][2] == "typed in"
-    assert dict(sheet.facts)["Result"] == "The series goes on; Аня starts the next round."
+    assert dict(sheet.facts)["Result"] == "Lost: Вера"  # 101 and more: over the line
