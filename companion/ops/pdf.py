@@ -189,7 +189,7 @@ class RenderCache:
     """PDFs by key, as files of one folder that every worker process of the app shares.
 
     Under `companion serve --workers N` a PDF rendered by one worker is answered from this
-    folder by the others (the instance folder's `pdf-cache`). A file is written whole under
+    folder by the others (the instance folder's `pdf-cache/<build>`, see `cache_folder`). A file is written whole under
     a temporary name and renamed into place, so a reader sees a finished PDF or none. Bounded
     in bytes: past `max_bytes`, the files least recently used (by their modification time,
     which a hit renews) are removed first.
@@ -211,16 +211,24 @@ class RenderCache:
             data = path.read_bytes()
             now = time.time_ns()
             os.utime(path, ns=(now, now))  # recently used: removed last
-        except FileNotFoundError:  # not rendered yet, or just removed to make room
+        except OSError:  # not rendered yet, just removed to make room, or the folder is gone
             return None
         return data
 
     def put(self, key: tuple[Any, ...], data: bytes) -> None:
+        """Keep `data`; a cache that cannot write (disk full, folder removed) only means a later render."""
         path = self.path(key)
-        with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".render-", suffix=".tmp", delete=False) as out:
-            out.write(data)
-        os.replace(out.name, path)
-        self.trim(keep=path)
+        try:
+            with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".render-", suffix=".tmp", delete=False) as out:
+                try:
+                    out.write(data)
+                except OSError:
+                    os.remove(out.name)
+                    raise
+            os.replace(out.name, path)
+            self.trim(keep=path)
+        except OSError:
+            return
 
     @contextmanager
     def rendering(self, key: tuple[Any, ...]) -> Iterator[None]:
@@ -294,9 +302,37 @@ class Renderer:
         return data
 
 
+def build_stamp(folders: Sequence[str | Path]) -> str:
+    """A name for this build of the app: its code, templates, styles, fonts and translations (paths, sizes, times).
+
+    Kept PDFs outlive a restart; under a new stamp (an upgrade, an edited template) none is reused."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                info = path.stat()
+                digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:16]
+
+
+def cache_folder(app: Any) -> Path:
+    """`<instance>/pdf-cache/<build stamp>`; the folders of other builds are removed (best effort)."""
+    import shutil
+
+    from companion import PACKAGE
+
+    base = Path(app.config.get("PDF_CACHE_FOLDER") or Path(app.instance_path) / "pdf-cache")
+    stamp = build_stamp([PACKAGE, app.template_folder, app.static_folder])
+    if base.is_dir():
+        for other in base.iterdir():
+            if other.is_dir() and other.name != stamp:
+                shutil.rmtree(other, ignore_errors=True)
+    return base / stamp
+
+
 def init_app(app: Any) -> None:
     app.extensions["companion.pdf"] = Renderer(
-        app.config.get("PDF_CACHE_FOLDER") or Path(app.instance_path) / "pdf-cache",
+        cache_folder(app),
         app.config.get("PDF_RENDER_SLOTS", RENDER_SLOTS),
         app.config.get("PDF_QUEUE_SECONDS", QUEUE_SECONDS),
         app.config.get("PDF_CACHE_BYTES", CACHE_BYTES),

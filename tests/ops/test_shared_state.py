@@ -92,3 +92,17 @@ def test_an_expired_window_starts_counting_afresh(tmp_path: Path) -> None:
     assert [storage.incr("k", 0) for _ in range(3)] == [1, 1, 1]  # a window of 0 s is over at once
     assert [storage.incr("k", 60) for _ in range(3)] == [1, 2, 3]
     assert storage.reset() == 1 and storage.get("k") == 0
+
+
+def test_kept_pdfs_belong_to_one_build_of_the_app(instance_in_tmp: Path, tmp_path: Path) -> None:
+    from companion.ops.pdf import build_stamp
+
+    (tmp_path / "scoresheet.html").write_text("<p>101</p>")
+    before = build_stamp([tmp_path])
+    (tmp_path / "scoresheet.html").write_text("<p>101, edited</p>")
+    assert build_stamp([tmp_path]) != before  # an edited template: PDFs kept before are not reused
+    old_build = instance_in_tmp / "pdf-cache" / "0123456789abcdef"
+    old_build.mkdir(parents=True)
+    (old_build / "kept.pdf").write_bytes(b"%PDF- of another build")
+    folder = worker(instance_in_tmp).extensions["companion.pdf"].cache.folder
+    assert folder.parent == instance_in_tmp / "pdf-cache" and folder.is_dir() and not old_build.exists()
