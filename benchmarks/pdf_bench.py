@@ -80,7 +80,7 @@ def fair_html(client: Any, series_id: str) -> str:
     `export.sheet_rows`), the lines of events under their rounds, the header row of names on every page,
     the totals row; `table-layout: fixed` at the page's width, the same font and size, the same page
     size and orientation. No chart, QR code, standings, borders, colours, page footer or appendix: what
-    the app's sheet adds to this is what the ratio measures.
+    the app's sheet adds to this is what the ratio measures. Styled by `FAIR_CSS`.
     """
     from html import escape
 
@@ -104,13 +104,32 @@ def fair_html(client: Any, series_id: str) -> str:
             body.append(f"<tr><td></td><td colspan='{span}'>{escape(r['events'])}</td></tr>")
     body.append("<tr><td></td>" + "".join(f"<td>{p.total}</td>" for p in view.players) + "</tr>")
     head = "".join(f"<th>{escape(p.name)}</th>" for p in view.players)
-    return ("<!doctype html><html><head><meta charset='utf-8'><style>"
-            f"@page {{ size: A4 {'landscape' if landscape else 'portrait'}; margin: 14mm 12mm 16mm; }}"
-            "@font-face { font-family: 'Sheet Sans'; src: url('fonts/dejavu-sans.woff2'); }"
-            "body { font: 8.5pt/1.3 'Sheet Sans'; margin: 0; }"
-            "table { width: 100%; table-layout: fixed; border-collapse: collapse; text-align: right; }"
-            "</style></head><body><table><colgroup><col style='width: 8mm'>" + "<col>" * span + "</colgroup>"
+    page = f"@page {{ size: A4 {'landscape' if landscape else 'portrait'}; }}"
+    return ("<!doctype html><html><head><meta charset='utf-8'><style>" + page + "</style></head><body><table>"
+            "<colgroup><col class='n'>" + "<col>" * span + "</colgroup>"
             "<thead><tr><th>#</th>" + head + "</tr></thead><tbody>" + "".join(body) + "</tbody></table></body></html>")
+
+
+# The reference's stylesheet: the sheet's font, size, margins and the table's fixed layout, nothing else.
+# Like the sheet's own (`static/scoresheet.css`), it is a file parsed once per process with its font
+# (`pdf.PrintSheet`), so neither side pays for parsing CSS or registering fonts in every render.
+FAIR_CSS = """@page { margin: 14mm 12mm 16mm; }
+@font-face { font-family: "Sheet Sans"; src: url("fonts/dejavu-sans.woff2"); }
+body { font: 8.5pt/1.3 "Sheet Sans"; margin: 0; }
+table { width: 100%; table-layout: fixed; border-collapse: collapse; text-align: right; }
+col.n { width: 8mm; }
+"""
+FAIR_CSS_NAME = "fair-reference.css"
+
+
+def reference_static(static: str, folder: str) -> str:
+    """A copy of the static folder with the reference's stylesheet in it (nothing written into the checkout)."""
+    import shutil
+
+    copy = f"{folder}/static"
+    shutil.copytree(static, copy)
+    Path(copy, FAIR_CSS_NAME).write_text(FAIR_CSS, encoding="utf-8")
+    return copy
 
 
 def median_time(fn: Callable[[], Any], repeat: int, clock: Callable[[], float] = time.perf_counter) -> float:
@@ -156,13 +175,15 @@ def main() -> None:
         client = app.test_client()
         renderer = app.extensions["companion.pdf"]
         static = app.static_folder or "static"
+        fair_static = reference_static(static, folder)
         client.get("/api/v1/health")
         html_to_pdf("<p>101</p>", static)  # WeasyPrint imported and warm
         if args.depths:
             depths(client, static, build_series(client, ruleset, players, options, 10), args.repeat)
             return
         series = {n: build_series(client, ruleset, players, options, n) for n in sizes}
-        runs = [{n: timings(client, renderer, static, series[n], args.repeat) for n in sizes} for _ in range(args.runs)]
+        runs = [{n: timings(client, renderer, fair_static, series[n], args.repeat) for n in sizes}
+                for _ in range(args.runs)]
         print("| rounds | app PDF s | fair reference s | ratio | app CPU s | reference CPU s | CPU ratio |")
         print("|---:|---:|---:|---:|---:|---:|---:|")
         for n in sizes:
@@ -175,7 +196,7 @@ def main() -> None:
         print("| rounds | pages (reference) | PDF KB | peak Python MB | peak RSS growth MB | cached ms | 304 ms |")
         print("|---:|---:|---:|---:|---:|---:|---:|")
         for n in sizes:
-            print(extras(client, renderer, static, series[n], n))
+            print(extras(client, renderer, static, fair_static, series[n], n))
 
 
 def spread(values: list[float], unit: str = "") -> str:
@@ -214,7 +235,7 @@ def depths(client: Any, static: str, created: dict[str, Any], repeat: int) -> No
         print(f"| {name} | " + " | ".join(f"{statistics.median(times[d]) * 1000:.0f}" for d in levels) + " |")
 
 
-def timings(client: Any, renderer: Any, static: str, created: dict[str, Any], repeat: int) -> dict[str, float]:
+def timings(client: Any, renderer: Any, fair_static: str, created: dict[str, Any], repeat: int) -> dict[str, float]:
     """Medians of `repeat` renders of the app's PDF (the whole request, cache emptied) and of the fair reference."""
     from companion.ops.pdf import html_to_pdf
 
@@ -228,7 +249,7 @@ def timings(client: Any, renderer: Any, static: str, created: dict[str, Any], re
         return bytes(response.data)
 
     def fair_pdf() -> bytes:
-        return html_to_pdf(fair, static)
+        return html_to_pdf(fair, fair_static, FAIR_CSS_NAME)
 
     app_times, fair_times, app_cpu, fair_cpu = [], [], [], []
     for _ in range(repeat):  # interleaved, so both see the same machine load
@@ -240,7 +261,7 @@ def timings(client: Any, renderer: Any, static: str, created: dict[str, Any], re
             "app_cpu": statistics.median(app_cpu), "fair_cpu": statistics.median(fair_cpu)}
 
 
-def extras(client: Any, renderer: Any, static: str, created: dict[str, Any], rounds: int) -> str:
+def extras(client: Any, renderer: Any, static: str, fair_static: str, created: dict[str, Any], rounds: int) -> str:
     """Pages, size, memory of one render, and the cached repeat (from the cache; with the ETag, 304)."""
     from companion.ops import pdf
 
@@ -252,7 +273,7 @@ def extras(client: Any, renderer: Any, static: str, created: dict[str, Any], rou
 
     data = app_pdf()
     pages = page_count(client.application, created["id"], static)
-    with pdf.document(fair_html(client, created["id"]), static) as laid_out:
+    with pdf.document(fair_html(client, created["id"]), fair_static, FAIR_CSS_NAME) as laid_out:
         fair_pages = len(laid_out.pages)
     py_peak, rss_growth = peak_memory(app_pdf)
     etag = client.get(url, headers={"Accept-Language": "ru"}).headers["ETag"]
