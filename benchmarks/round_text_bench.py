@@ -1,13 +1,18 @@
-"""The round-from-text parser on the evaluation set (issue 10).
+"""The dictation reader on its evaluation sets (issues 10 and 21).
 
-Prints the share of descriptions parsed exactly, for the tuning and the held-out
-split and per language, and the taps a dictated round saves against the grid.
+For each set: the share of rounds read exactly, and how many the reader called
+ready when it was wrong ("wrongly ready": the one figure that must be 0).
 Exact: same winner, finishing card, hands (a card said without a suit where the
 suit does not change the points may have any suit, but must be reported as
-assumed; where it does, the parser must return rank + "?"), and the same
-unrecognised words.
+assumed; where it does, the reader must return rank + "?"), the same
+unrecognised words and, where the case says `ready`, the same readiness.
 
-    python benchmarks/round_text_bench.py [--show-failures]
+- cases.toml: issue 10's set (tuning and held-out halves);
+- spoken_dev.toml: issue 21's spoken rounds, written before tuning and tuned on;
+- spoken_heldout.toml: issue 21's spoken rounds written blind, scored only
+  (measured once, when it arrived).
+
+    python benchmarks/round_text_bench.py [--show-failures] [set.toml …]
 """
 
 from __future__ import annotations
@@ -16,31 +21,34 @@ import sys
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.core.round_text import parse_round_text  # noqa: E402
 from companion.core.rules import get_ruleset  # noqa: E402
-from companion.round_text import parse  # noqa: E402
+from companion.language.dictation import Slot, parse  # noqa: E402
 
-CASES = Path(__file__).parent / "round_text_eval" / "cases.toml"
+SETS = Path(__file__).parent / "round_text_eval"
+DEFAULT_SETS = ("cases.toml", "spoken_dev.toml", "spoken_heldout.toml")
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards
 VOICE_TAPS = 3  # the field, the keyboard's microphone, save
 
 
-def load() -> list[dict]:
-    with CASES.open("rb") as f:
-        return tomllib.load(f)["case"]
+def load(path: Path) -> list[dict[str, Any]]:
+    with path.open("rb") as f:
+        cases: list[dict[str, Any]] = tomllib.load(f)["case"]
+    return cases
 
 
-def got_card(slot) -> str:
-    """What the parse says about one card, in the notation of the expectations."""
+def got_card(slot: Slot) -> str:
+    """What the reader says about one card, in the notation of the expectations."""
     if slot.suit is None:
         return f"{slot.rank.value}?"
     return slot.rank.value if slot.assumed else slot.text
 
 
-def check(case: dict) -> list[str]:
+def check(case: dict[str, Any]) -> tuple[list[str], bool]:
+    """The differences from the expectation, and whether the reader called the round ready."""
     ruleset = get_ruleset(case.get("ruleset", "igrafan"))
     options = ruleset.options(case.get("options"))
     result = parse(case["text"], case["players"], options)
@@ -59,50 +67,50 @@ def check(case: dict) -> list[str]:
         )
     if sorted(result.unrecognised) != sorted(case.get("unrecognised", [])):
         problems.append(f"unrecognised {result.unrecognised} ≠ {case.get('unrecognised', [])}")
-    cards = [
-        s.card
-        for s in result.assumed + [s for ss in result.hands.values() for s in ss if not s.assumed]
-        if s.card is not None
-    ]
-    if result.finishing is not None and result.finishing.card is not None and not result.finishing.assumed:
-        cards.append(result.finishing.card)
+    if "ready" in case and result.exact != case["ready"]:
+        problems.append(f"ready {result.exact} ≠ {case['ready']}")
+    cards = [s.card for s in result.live() if s.card is not None]
     if len(cards) != len(set(cards)):
         problems.append("the same card twice")
-    return problems
+    return problems, result.exact
+
+
+def score(path: Path, show: bool) -> None:
+    cases = load(path)
+    tally: dict[str, list[int]] = {}
+    wrongly_ready: list[str] = []
+    for case in cases:
+        problems, ready = check(case)
+        if ready and problems:
+            wrongly_ready.append(case["id"])
+        for key in (case.get("split", "held"), "all"):
+            tally.setdefault(key, [0, 0])
+            tally[key][0] += not problems
+            tally[key][1] += 1
+        if problems and show:
+            print(f"✗ {case['id']} ({case.get('split', 'held')}): {case['text']}")
+            for p in problems:
+                print(f"    {p}")
+    print(f"{path.name}: {len(cases)} rounds")
+    for key in ("tune", "held", "all"):
+        if key in tally and (key == "all" or len(tally) > 2):
+            ok, n = tally[key]
+            print(f"  {key:5} exact {ok:3}/{n:3} = {100 * ok / n:5.1f} %")
+    print(f"  wrongly ready: {len(wrongly_ready)}" + (f" ({', '.join(wrongly_ready)})" if wrongly_ready else ""))
 
 
 def main() -> int:
     show = "--show-failures" in sys.argv
-    cases = load()
-    score: dict[str, list[int]] = {}
-    for case in cases:
-        problems = check(case)
-        lang = case["id"][:2]
-        for key in (case["split"], f"{case['split']} {lang}", "all"):
-            score.setdefault(key, [0, 0])
-            score[key][0] += not problems
-            score[key][1] += 1
-        if problems and show:
-            print(f"✗ {case['id']} ({case['split']}): {case['text']}")
-            for p in problems:
-                print(f"    {p}")
-    print(
-        f"round-from-text evaluation set: {len(cases)} descriptions "
-        f"({score['tune'][1]} tuning, {score['held'][1]} held out)"
-    )
-    for key in ("tune", "tune ru", "tune en", "held", "held ru", "held en", "all"):
-        if key in score:
-            ok, n = score[key]
-            print(f"  {key:8} exact {ok:2}/{n:2} = {100 * ok / n:5.1f} %")
-    global parse
-    with_morphology = parse
-    parse = lambda text, players, options: parse_round_text(text, players, options)  # noqa: E731
-    plain = sum(not check(case) for case in cases)
-    parse = with_morphology
-    print(f"  without pymorphy3 (vocabulary and name endings only): exact {plain}/{len(cases)}")
+    names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(DEFAULT_SETS)
+    for name in names:
+        path = Path(name) if Path(name).is_file() else SETS / name
+        if path.is_file():
+            score(path, show)
+        else:
+            print(f"{path.name}: not there yet")
     print(
         f"taps for a 4-player round with 12 leftover cards: grid {GRID_TAPS}, voice {VOICE_TAPS} "
-        f"(saves {GRID_TAPS - VOICE_TAPS} taps) when the parse needs no question"
+        f"(saves {GRID_TAPS - VOICE_TAPS} taps) when the reader needs no question"
     )
     return 0
 

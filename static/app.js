@@ -76,94 +76,13 @@
     offerClear();
   }
 
-  // -- the round said or dictated: the text field fills the grid (POST /api/v1/round-from-text) --
-  var SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
-  function cardCode(card) {
-    var letter = SUIT_LETTER[card.slice(-1)];
-    return letter ? card.slice(0, -1) + letter : null;
-  }
-  function initSay(form) {
-    var box = form && form.querySelector("#say");
-    if (!box || box.dataset.ready) return;
-    box.dataset.ready = "1";
-    var said = form.querySelector("input[name=said]");
-    var out = form.querySelector("#say-result");
-    var players = JSON.parse(box.dataset.players || "[]");
-    var rules = JSON.parse(box.dataset.rules || "{}");
-    var index = {};
-    players.forEach(function (p) { index[p[1]] = p[0]; });
-    var timer = null, asked = 0;
-
-    function render(result) {
-      out.textContent = "";
-      if (result.unrecognised.length) {
-        var p = document.createElement("p");
-        p.className = "warn";
-        var b = document.createElement("strong");
-        b.textContent = out.dataset.unknown + " ";
-        p.appendChild(b);
-        p.appendChild(document.createTextNode(result.unrecognised.map(function (w) { return "«" + w + "»"; }).join(", ")));
-        out.appendChild(p);
-      }
-      if (result.questions.length) {
-        var ul = document.createElement("ul");
-        ul.className = "say-questions";
-        result.questions.forEach(function (q) {
-          var li = document.createElement("li");
-          li.textContent = q;
-          ul.appendChild(li);
-        });
-        out.appendChild(ul);
-      }
-    }
-    function apply(result, text) {
-      var first = null;
-      if (result.winner !== null && index[result.winner] !== undefined) {
-        first = form.querySelector("input[name=winner][value='" + index[result.winner] + "']");
-        if (first) first.checked = true;
-      }
-      if (result.finishing_card) {
-        var finish = cardCode(result.finishing_card);
-        form.querySelectorAll("input[name=finishing_card]").forEach(function (i) { i.checked = i.value === finish; });
-      }
-      Object.keys(result.hands).forEach(function (name) {
-        var i = index[name];
-        if (i === undefined) return;
-        var codes = result.hands[name].map(cardCode);
-        form.querySelectorAll("input[name='hand-" + i + "']").forEach(function (input) {
-          input.checked = codes.indexOf(input.value) >= 0;
-          if (input.checked) input.disabled = false;
-        });
-        var typed = form.querySelector("input[name='points-" + i + "']");
-        if (typed && codes.length) typed.value = "";
-        if (!first) first = form.querySelector("input[name='hand-" + i + "']");
-      });
-      said.value = text;
-      render(result);
-      // the tabs, the greyed cards and the live preview follow the grid as after a tap
-      var target = first || form.querySelector(".cards input");
-      if (target) target.dispatchEvent(new Event("change", { bubbles: true }));
-    }
-    function ask() {
-      var text = box.value;
-      if (!text.trim() || text === said.value) return;
-      var mine = ++asked;
-      fetch(box.dataset.url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang },
-        body: JSON.stringify({ text: text, players: players.map(function (p) { return p[1]; }),
-                               ruleset: rules.ruleset, options: rules.options })
-      }).then(function (r) { return r.ok ? r.json() : null; }).then(function (result) {
-        if (result && mine === asked && box.value === text) apply(result, text);
-      }).catch(function () {});  // offline: «Fill the grid» posts the form instead
-    }
-    box.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(ask, 350);
-    });
-    box.addEventListener("change", function (e) { e.stopPropagation(); ask(); });
-    ask();  // text already there (typed before this ran, or kept by the browser): fill the grid from it
-  }
+  // -- the dictation block: opening it puts the caret in its field, so the keyboard's microphone is one tap away --
+  document.addEventListener("toggle", function (e) {
+    var block = e.target;
+    if (block.id !== "say-block" || !block.open) return;
+    var box = block.querySelector("#say");
+    if (box && document.activeElement !== box) box.focus();
+  }, true);
 
   // -- local times in the correction history --
   function localTimes(root) {
@@ -226,7 +145,6 @@
 
   function init(root) {
     initRound(document.getElementById("round-form"));
-    initSay(document.getElementById("round-form"));
     initStart(document.getElementById("start-form"));
     localTimes(root || document);
     firstError(document);

@@ -26,6 +26,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "benchmarks" / "faq_eval"
+LABELLED = ROOT / "companion" / "data" / "faq_questions.toml"  # the sets the search learns from, in one file
 FAQ = ROOT / "companion" / "data" / "faq"
 KIND_LANGS = {  # the langs each kind may carry
     "translit": {"translit"},
@@ -54,7 +55,7 @@ V1_V2 = ("dev", "dev2", "holdout", "v2_tune", "v2_heldout")
 V7_EARLIER = (*V1_V2, "v3_tune", "v3_heldout", "v4_heldout", "v5_tune", "v5_heldout", "v6_heldout")
 HALF_MINIMUM = {"translit": 20, "runon": 20, "slang": 15, "mixed": 6, "plain": 12, "offtopic": 25}
 PAIR_MINIMUM = {"translit": 40, "runon": 40, "slang": 30, "mixed": 12, "plain": 24, "offtopic": 50}
-BLIND_PAIRS = tuple(f"v{n}" for n in range(7, 19))  # v7 (issue 12's fifth round) to v18 (its sixteenth)
+BLIND_PAIRS = tuple(f"v{n}" for n in range(7, 20))  # v7 (issue 12's fifth round) to v19 (its seventeenth)
 
 
 def blind_pairs() -> dict[str, Spec]:
@@ -92,8 +93,17 @@ def norm(text: str) -> str:
 
 
 def load(name: str) -> list[dict[str, Any]]:
-    questions: list[dict[str, Any]] = tomllib.loads((EVAL / f"{name}.toml").read_text(encoding="utf-8")).get("q", [])
-    return questions
+    """A set's questions: its own file here, or its part of the search's labelled questions (v1 to v15)."""
+    path = EVAL / f"{name}.toml"
+    if path.exists():
+        questions: list[dict[str, Any]] = tomllib.loads(path.read_text(encoding="utf-8")).get("q", [])
+        return questions
+    labelled = tomllib.loads(LABELLED.read_text(encoding="utf-8"))["q"]
+    return [{k: v for k, v in q.items() if k != "set"} for q in labelled if q["set"] == name]
+
+
+def exists(name: str) -> bool:
+    return bool(load(name))
 
 
 def entries() -> tuple[set[str], set[str]]:
@@ -176,7 +186,7 @@ def check(name: str, spec: Spec) -> int:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or [n for n, spec in SETS.items() if all((EVAL / f"{h}.toml").exists() for h in spec.halves)]
+    names = argv or [n for n, spec in SETS.items() if all(exists(h) for h in spec.halves)]
     unknown = [n for n in names if n not in SETS]
     if unknown:
         print(f"unknown set {', '.join(unknown)}; the sets: {', '.join(SETS)}")

@@ -147,6 +147,19 @@ SUIT_LETTERS: Mapping[str, Mapping[str, Suit]] = MappingProxyType({
 SUIT_SYMBOLS: Mapping[str, Suit] = MappingProxyType(
     {s.value: s for s in Suit} | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
 )
+def _one_of(chars: Iterable[str]) -> str:
+    return "[" + "".join(sorted(set(chars))) + "]"
+
+
+# THE card notation grammar: every scanner of compact cards ("10♣", "Дч", "qs", "K ♠") is built
+# from these pieces, derived from the tables above, so a letter added there is read everywhere.
+# (lower case: scanners fold their text or compile with re.IGNORECASE)
+RANK_PATTERN = "10|[2-9]|" + _one_of(letter for letters in RANK_LETTERS.values() for letter in letters)
+SUIT_SYMBOL_PATTERN = _one_of(SUIT_SYMBOLS)
+SUIT_LETTER_PATTERN = "|".join(_one_of(letters) for letters in SUIT_LETTERS.values())
+CARD_PATTERN = rf"(?:{RANK_PATTERN})\s?(?:{SUIT_SYMBOL_PATTERN}|{SUIT_LETTER_PATTERN})"
+SYMBOL_CARD_PATTERN = rf"(?<!\w)(?:{RANK_PATTERN})\s?{SUIT_SYMBOL_PATTERN}"
+
 # Input tables of `parse_card`, lower case. Cyrillic «т» is the ace as a rank and трефы
 # as a suit; Cyrillic «к» is the king as a rank and крести as a suit: the rank comes first.
 _RANK_WORDS: dict[str, Rank] = {
@@ -454,7 +467,7 @@ def suit_of_word(word: str) -> Suit | None:
     return w.suit if w else None
 
 
-_NOTATION = re.compile(r"(10|[2-9]|[jqka]|[вдкт])\s?([♠♥♦♣]|[shdc]|[пчбтк])")
+_NOTATION = re.compile(rf"({RANK_PATTERN})\s?({SUIT_SYMBOL_PATTERN}|{SUIT_LETTER_PATTERN})")
 
 
 def read_notation(token: str) -> Card | None:
@@ -502,7 +515,7 @@ class CardMention:
         return len(self.words) == 1 and self.words[0].numeral
 
 
-_TOKEN = re.compile(r"(?<!\w)(?:10|[2-9]|[jqkaвдкт])\s?[♠♥♦♣]|[♠♥♦♣]|\w+", re.IGNORECASE)
+_TOKEN = re.compile(rf"{SYMBOL_CARD_PATTERN}|{SUIT_SYMBOL_PATTERN}|\w+", re.IGNORECASE)
 _JOINERS = frozenset({"of"})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from companion.core.cards import Rank
@@ -63,15 +64,27 @@ def canonical(name: str, merges: Mapping[str, str]) -> str:
     return name
 
 
-def table_stats(all_standings: Sequence[Standings], merges: Mapping[str, str] | None = None) -> list[PlayerStats]:
-    """Per player, in order of first appearance: what the table's series say about them."""
+def counted_names(all_standings: Sequence[Standings], merges: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """Per series, each player's name as counted after the merges (one table: one set of merges)."""
     merges = merges or {}
+    return [{p: canonical(p, merges) for p in standings.setup.players} for standings in all_standings]
+
+
+def table_stats(all_standings: Sequence[Standings], merges: Mapping[str, str] | None = None,
+                names_by_series: Sequence[Mapping[str, str]] | None = None) -> list[PlayerStats]:
+    """Per player, in order of first appearance: what the table's series say about them.
+
+    `names_by_series` (instead of `merges`): each series' own player → counted name, for series
+    of several tables, each with its own merges (one person across tables).
+    """
+    if names_by_series is None:
+        names_by_series = counted_names(all_standings, merges)
     players: dict[str, PlayerStats] = {}
     for k, standings in enumerate(all_standings):
         setup = standings.setup
         options = setup.options
         exact_resets = {old for old, _ in options.resets}
-        names = {p: canonical(p, merges) for p in setup.players}
+        names = names_by_series[k]
         winner_of_series = series_winner(standings)  # the scoresheet's winner, two-player series too
         for p in setup.players:
             stats = players.setdefault(names[p], PlayerStats(names[p], lost_by_series=[0] * k))
@@ -107,6 +120,129 @@ def table_stats(all_standings: Sequence[Standings], merges: Mapping[str, str] | 
         for stats in players.values():
             stats.lost_by_series.append(stats.series_lost)
     return list(players.values())
+
+
+NEAR_LINE = 20  # a total this close below the loss line (or closer) is "near the line" for a queen finish
+PERIODS = ("month", "year", "all")
+
+
+@dataclass
+class PairStats:
+    """What one player did to one opponent, over the series both played."""
+
+    pushed_over: int = 0  # rounds the player went out in while the opponent went over the loss line
+    queen_finishes_near_line: int = 0  # the player went out on a queen, the opponent within NEAR_LINE of the line
+    resets_caused: int = 0  # rounds the player went out in while the opponent's total landed on a reset (101 → 0)
+    series_lost_together: int = 0  # series the player lost while the opponent played in it
+
+    def to_json(self) -> dict[str, int]:
+        """The fields of `head_to_head` in `GET /api/v1/tables/<id>`, in their documented order."""
+        return {"pushed_over": self.pushed_over, "queen_finishes_near_line": self.queen_finishes_near_line,
+                "series_lost_together": self.series_lost_together, "resets_caused": self.resets_caused}
+
+
+HeadToHead = dict[str, dict[str, PairStats]]
+
+
+def head_to_head(all_standings: Sequence[Standings], merges: Mapping[str, str] | None = None,
+                 names_by_series: Sequence[Mapping[str, str]] | None = None) -> HeadToHead:
+    """Player → opponent → what the player did to that opponent, for every pair that played a series together.
+
+    Players and opponents are in order of first appearance. A round counts for a pair only when
+    both were in play in it (a redeal counts for nobody); "before the round" is the total the
+    opponent carried into it (0 in round 1).
+    """
+    if names_by_series is None:
+        names_by_series = counted_names(all_standings, merges)
+    pairs: HeadToHead = {}
+    for k, standings in enumerate(all_standings):
+        names = names_by_series[k]
+        counted = [names[p] for p in standings.setup.players]
+        for p in counted:
+            row = pairs.setdefault(p, {})
+            for o in counted:
+                if o != p:
+                    row.setdefault(o, PairStats())
+        _count_rounds(standings, names, pairs)
+        for loser in standings.losers:
+            for o in counted:
+                if o != names[loser]:
+                    pairs[names[loser]][o].series_lost_together += 1
+    return pairs
+
+
+def _count_rounds(standings: Standings, names: Mapping[str, str], pairs: HeadToHead) -> None:
+    options = standings.setup.options
+    exact_resets = {old for old, _ in options.resets}
+    before: Mapping[str, int] = dict.fromkeys(standings.setup.players, 0)
+    for r in standings.rounds:
+        winner = r.entry.winner
+        if r.entry.redeal or winner is None:
+            continue
+        over = {e["player"] for e in r.events if e.get("type") in ("lost", "eliminated")}
+        reset = {e["player"] for e in r.events if e.get("type") == "reset" and e.get("from") in exact_resets}
+        queen = r.entry.finishing_card is not None and r.entry.finishing_card.rank is Rank.QUEEN
+        row = pairs[names[winner]]
+        for o in r.points:
+            if o == winner:
+                continue
+            pair = row[names[o]]
+            pair.pushed_over += o in over
+            pair.resets_caused += o in reset
+            pair.queen_finishes_near_line += queen and options.loss_above - before[o] <= NEAR_LINE
+        before = r.totals
+
+
+@dataclass(frozen=True)
+class Rivals:
+    """A player's rival card: who pushed them over 101 most often, and whom they pushed most often."""
+
+    name: str
+    pushed_by: str | None  # the opponent who most often went out while this player went over the line
+    pushed_by_count: int
+    pushed: str | None  # the opponent this player most often pushed over the line
+    pushed_count: int
+
+
+def rivals(pairs: HeadToHead, name: str) -> Rivals:
+    """The rival card of one player; ties go to the opponent met first; nobody when the count is 0."""
+    opponents = list(pairs.get(name, {}))
+    by = max(opponents, key=lambda o: pairs[o][name].pushed_over, default=None)
+    of = max(opponents, key=lambda o: pairs[name][o].pushed_over, default=None)
+    by_count = pairs[by][name].pushed_over if by is not None else 0
+    of_count = pairs[name][of].pushed_over if of is not None else 0
+    return Rivals(name, by if by_count else None, by_count, of if of_count else None, of_count)
+
+
+def in_period(started_at: str, period: str, today: date) -> bool:
+    """Whether a series started at `started_at` (ISO date or timestamp) falls in the current `period`
+    (one of PERIODS: this calendar month, this calendar year, or all time)."""
+    if period == "month":
+        return started_at[:7] == today.isoformat()[:7]
+    if period == "year":
+        return started_at[:4] == today.isoformat()[:4]
+    return True
+
+
+def lost_by_month(all_standings: Sequence[Standings], started: Sequence[str],
+                  names_by_series: Sequence[Mapping[str, str]]) -> list[tuple[str, dict[str, int]]]:
+    """(month "YYYY-MM", counted name → series lost that month), every month from the first series'
+    to the last's, months without a series too; series counted in the month they started."""
+    lost: dict[str, dict[str, int]] = {}
+    for standings, at, names in zip(all_standings, started, names_by_series, strict=True):
+        month = lost.setdefault(at[:7], {})
+        for loser in standings.losers:
+            month[names[loser]] = month.get(names[loser], 0) + 1
+    if not lost:
+        return []
+    first, last = min(lost), max(lost)
+    year, month_no = int(first[:4]), int(first[5:7])
+    months = []
+    while f"{year:04d}-{month_no:02d}" <= last:
+        key = f"{year:04d}-{month_no:02d}"
+        months.append((key, lost.get(key, {})))
+        year, month_no = (year + 1, 1) if month_no == 12 else (year, month_no + 1)
+    return months
 
 
 def ranked(stats: Sequence[PlayerStats]) -> list[PlayerStats]:

@@ -1,7 +1,7 @@
 """The FAQ entries: `data/faq/*.toml` read once per process into frozen dataclasses.
 
 The format is docs/faq-format.md; `tests/test_faq_content.py` checks the files.
-The search over these entries is `companion.faq_search`.
+The search over these entries is `companion.faq.search`.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ compiled in memory when the app starts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +19,7 @@ from flask import Flask, request
 from flask.globals import _cv_app
 from flask_babel import Babel, Domain, get_locale
 
+from companion.core.cards import Card, Rank
 from companion.core.errors import Msg, RuleError
 from companion.core.languages import (
     DEFAULT_LANGUAGE as DEFAULT_LANGUAGE,  # re-exported: the web layer imports them from here
@@ -103,21 +105,47 @@ def catalogs() -> dict[str, Translations]:
     return _catalogs
 
 
-# -- errors ------------------------------------------------------------------------
+# -- messages with parameters (errors, the dictation reader's questions) -------------
+
+
+def rank_letter(rank: Rank) -> str:
+    """A rank in the reader's language: «Д», "Q"."""
+    return rank.ru if current_language() == "ru" else rank.value
+
+
+def card_text(card: Card | None) -> str:
+    """A card in the reader's notation: «Д♥», "Q♥"."""
+    if card is None:
+        return ""
+    return f"{rank_letter(card.rank)}{card.suit.value}"
+
+
+def render(template: str, params: Mapping[str, Any]) -> str:
+    """A message id with its parameters, in the request's language: THE way such messages are worded.
+
+    A nested error or message id is rendered in turn, a card or a rank written in the reader's
+    notation (Д♥, Q♥), a tuple or list joined with commas."""
+    text = gettext(template)
+    return text % {key: _param(value) for key, value in params.items()} if params else text
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, RuleError):
+        return render(value.template, value.params)
+    if isinstance(value, Msg):
+        return gettext(value)
+    if isinstance(value, Card):
+        return card_text(value)
+    if isinstance(value, Rank):
+        return rank_letter(value)
+    if isinstance(value, tuple | list):
+        return ", ".join(str(_param(item)) for item in value)
+    return value
 
 
 def translate_error(error: RuleError) -> str:
     """The error's message in the request's language (nested messages too)."""
-    params: dict[str, Any] = {}
-    for key, value in error.params.items():
-        if isinstance(value, RuleError):
-            params[key] = translate_error(value)
-        elif isinstance(value, Msg):
-            params[key] = gettext(value)
-        else:
-            params[key] = value
-    text = gettext(error.template)
-    return text % params if params else text
+    return render(error.template, error.params)
 
 
 def in_both_languages(message: str, **params: Any) -> dict[str, str]:

@@ -45,6 +45,7 @@ def address_to_show(host: str) -> str:
 
 def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     from companion import create_app
+    from companion.faq.search import search_engine
     from companion.ops import server
 
     app = create_app()
@@ -56,6 +57,7 @@ def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
     )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
+    search_engine()  # the FAQ search learns before serving (and before gunicorn forks): no first query waits
     server.settle_memory()
     if workers > 1:
         server.run_gunicorn(app, host, port, workers, threads)

@@ -17,10 +17,13 @@ def init_app(app: Flask) -> None:
     from companion.web import errors
     from companion.web.api import dictation as round_text_api
     from companion.web.api import faq as faq_api
+    from companion.web.api import record as record_api
     from companion.web.api import referee as referee_api
     from companion.web.api import series as api
+    from companion.web.api import summary as summary_api
+    from companion.web.api import tables as tables_api
     from companion.web.http import shell
-    from companion.web.pages import export, play, record, referee, series, tables
+    from companion.web.pages import export, play, record, referee, series, summary, tables
     from companion.web.present import numbers
 
     Htmx(app)
@@ -34,7 +37,11 @@ def init_app(app: Flask) -> None:
         export,
         referee,
         record,
+        record_api,
         tables,
+        tables_api,
+        summary,
+        summary_api,
         round_text_api,
         numbers,
     ):

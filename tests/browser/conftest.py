@@ -17,6 +17,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.faq.search import search_engine
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -44,6 +45,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     tmp = tmp_path_factory.mktemp("browser")
     app = create_app({"TESTING": True, "DATABASE": str(tmp / "browser.sqlite3"), "SECRET_KEY": "browser"})
+    search_engine()  # the FAQ search learns before serving, as `companion serve` does
     port = free_port()
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_scorekeeper import start_series, tap_round
+
+from tests.browser.test_scorekeeper import start_series, tap_round
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 AXE = (Path(__file__).parent / "vendor" / "axe-4.14.1.min.js").read_text(encoding="utf-8")
 PHONE = {"width": 390, "height": 844}
@@ -94,6 +97,7 @@ def test_no_serious_or_critical_findings_on_any_page(scheme_page: Any, base_url:
     page.get_by_role("button", name="Начать партию", exact=True).last.click()
     found["start refused"] = findings(page)
     page.goto(f"{base_url}/series/{series_id}/round")
+    page.locator("#say-block > summary").click()  # the dictation block opens with its questions checked too
     page.locator("#say").fill("Борис вышел дамой у Ани джокер и туз")
     page.locator("#say-result li").first.wait_for()
     page.get_by_role("button", name="Сохранить раунд").click()

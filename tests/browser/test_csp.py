@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round
+
+from tests.browser.test_scorekeeper import start_series, tap_round
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 WATCH = """
 window.__csp = [];

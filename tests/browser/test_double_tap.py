@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, total
+
+from tests.browser.test_scorekeeper import start_series, total
+
+pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
 PHONE = {"width": 390, "height": 844}
 DESTRUCTIVE = """([x, y]) => {

@@ -8,12 +8,12 @@ from typing import Any
 from playwright.sync_api import expect
 
 
-def test_transliterated_question_says_what_it_searched_for_and_marks_words(new_page: Any, base_url: str) -> None:
+def test_transliterated_question_finds_its_entry_and_marks_words(new_page: Any, base_url: str) -> None:
+    """The search reads Latin letters as they are (issue 20): no «Показаны ответы для», the words marked."""
     page = new_page()
     page.goto(base_url + "/faq")
     page.locator("#faq-q").press_sequentially("mozhno li damoi pobit semerku", delay=10)
     results = page.locator("#faq-results")
-    expect(results.locator(".searched-for")).to_contain_text("Показаны ответы для: можно ли дамой")
     first = results.locator(".faq-item").first
     expect(first).to_have_attribute("href", re.compile(r"^/faq/queen-cancels-penalty"))
     expect(first.locator("mark").first).to_be_visible()

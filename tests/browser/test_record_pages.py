@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
-from test_csp import violations, watched
-from test_scorekeeper import start_series
+
+from tests.browser.test_csp import violations, watched
+from tests.browser.test_scorekeeper import start_series
 
 
 def finish(page: Any, base_url: str, series_id: str, loser: str, winner: str) -> None:

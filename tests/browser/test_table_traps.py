@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
-from test_scorekeeper import start_series, tap_round, total
+
+from tests.browser.test_scorekeeper import start_series, tap_round, total
 
 PHONE = {"width": 390, "height": 844}
 
@@ -128,6 +130,7 @@ def test_redeal_asks_before_throwing_away_tapped_cards(new_page: Any, base_url: 
     expect(page.locator(".rounds")).to_contain_text("Пересдача")
 
 
+@pytest.mark.slow
 def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис"])
@@ -179,6 +182,7 @@ def test_house_rules_show_the_chosen_presets_values(new_page: Any, base_url: str
     expect(page.locator("input[name=opt-loss_above]")).to_have_attribute("placeholder", "99")
 
 
+@pytest.mark.slow
 def test_colours_arrows_and_card_cells(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис"])

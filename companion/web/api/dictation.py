@@ -14,10 +14,9 @@ from typing import Any
 from flask import Blueprint
 
 from companion.core.errors import N_, FormatError
-from companion.core.round_text import MAX_TEXT, ParsedRound
 from companion.core.rules import get_ruleset
 from companion.core.series import MAX_NAME_LENGTH
-from companion.round_text import parse
+from companion.language.dictation import MAX_TEXT, ParsedRound, parse
 from companion.web.api.request import json_object
 from companion.web.present.round_say import question_text
 

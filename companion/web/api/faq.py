@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import faq_search
 from companion.core.errors import N_
 from companion.core.rules import get_ruleset
 from companion.faq import entries as faq
+from companion.faq import search as faq_search
 from companion.faq.entries import MAX_QUERY_LENGTH
 from companion.i18n import LANGUAGES, current_language
 from companion.web.errors import ApiError

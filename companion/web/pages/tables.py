@@ -1,4 +1,4 @@
-"""Tables: the API and the page of a table's series and statistics; house rules by short link.
+"""Tables: the page of a table's series and statistics; house rules by short link (the API: `web/api/tables.py`).
 
 `/tables/<id>` is the table's view link (read-only, for everyone); a phone
 holding the edit cookie of one of the table's series opens the same page at
@@ -11,130 +11,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from companion.core.errors import N_, RuleError
+from companion.core.errors import RuleError
 from companion.core.rules import OPTION_SPECS, get_ruleset
-from companion.core.stats import PlayerStats, ranked
-from companion.i18n import gettext, translate_error
+from companion.core.stats import rivals
+from companion.i18n import current_language, gettext, translate_error
 from companion.service import house_rules, tables
 from companion.service.series import Series
 from companion.storage.database import get_db
-from companion.web.api.request import bearer_token, created, json_object
-from companion.web.errors import ApiError
-from companion.web.http.conditional import conditional
+from companion.web.errors import answer
 from companion.web.http.edit_rights import can_edit
-from companion.web.http.links import public_url, qr_svg
+from companion.web.http.links import public_url, qr_png, qr_svg
 from companion.web.http.pages import load_or_404, page, see_other
-from companion.web.present.cards import card_or_none, card_text
+from companion.web.http.recent import recent_ids
 from companion.web.present.series_view import PALETTE
+from companion.web.present.table_view import pairs, rival_line, table_view
 
 bp = Blueprint("tables", __name__)
 
 
-# -- API -----------------------------------------------------------------------------
-
-
-def load_table(table_id: str) -> tables.Table:
-    table = tables.load(get_db(), table_id)
-    if table is None:
-        raise ApiError(404, "not-found", N_("There is no table “%(id)s”. Check the link."), id=table_id)
-    return table
-
-
-def authorize_table(table: tables.Table) -> None:
-    token = bearer_token(
-        N_("Changing a table needs the edit token of one of its series: send “Authorization: Bearer <edit_token>”.")
-    )
-    if not table.token_matches(token):
-        raise ApiError(403, "forbidden", N_("This edit token belongs to no series of this table."))
-
-
-@bp.get("/api/v1/tables/<table_id>")
-def get_table(table_id: str) -> Any:
-    table = load_table(table_id)
-    return conditional(table.etag, lambda: jsonify(table.to_json()))
-
-
-@bp.get("/api/v1/tables/<table_id>/export")
-def export_table(table_id: str) -> Any:
-    from companion.service import record
-
-    table = load_table(table_id)
-    document = record.export_table(get_db(), table, public_url("tables.show", table_id=table.id),
-                                   lambda series_id: public_url("series.show", series_id=series_id))
-    response = jsonify(document)
-    if request.args.get("download"):
-        first = table.series[0]
-        name = record_filename(first.row.created_at, table.names())
-        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-def record_filename(created_at: str, names: list[str]) -> str:
-    from companion.ops.pdf import sheet_filename
-
-    return sheet_filename(created_at, names, "table.json")
-
-
-@bp.post("/api/v1/tables/import")
-def import_table() -> Any:
-    from companion.service import record
-    from companion.web.pages.record import read_upload_json
-
-    table_id, stored = record.import_table(get_db(), read_upload_json())
-    body = {"table": load_table(table_id).to_json(),
-            "series": [{"id": series.id, "edit_token": token} for series, token in stored]}
-    return created(body, f"/api/v1/tables/{table_id}")
-
-
-@bp.get("/api/v1/tables/<table_id>/merges")
-def list_merges(table_id: str) -> Any:
-    table = load_table(table_id)
-    return {"id": table.id, "merges": [m.to_json() for m in table.merges]}
-
-
-@bp.post("/api/v1/tables/<table_id>/merges")
-def add_merge(table_id: str) -> Any:
-    table = load_table(table_id)
-    authorize_table(table)
-    data = json_object()
-    merged = tables.merge(get_db(), table, data.get("from"), data.get("into"))
-    return created({"merge": merged.to_json(), "table": load_table(table_id).to_json()})
-
-
-@bp.delete("/api/v1/tables/<table_id>/merges/<int:merge_id>")
-def undo_merge(table_id: str, merge_id: int) -> Any:
-    table = load_table(table_id)
-    authorize_table(table)
-    undone = tables.undo_merge(get_db(), table, merge_id)
-    return {"merge": undone.to_json(), "table": load_table(table_id).to_json()}
-
-
 # -- the table page ------------------------------------------------------------------
-
-
-def chart(table: tables.Table, stats: list[PlayerStats], width: int = 340, height: int = 150) -> dict[str, Any]:
-    """Series lost so far by each player, after each series of the table (SVG polylines, pixel coordinates)."""
-    count = len(table.series)
-    high = max([1] + [s.series_lost for s in stats])
-    pad = 8
-
-    def x(i: int) -> float:
-        return round(pad + (width - 2 * pad) * i / max(1, count), 1)
-
-    def y(v: int) -> float:
-        return round(height - pad - (height - 2 * pad) * v / high, 1)
-
-    lines = [
-        {
-            "name": s.name,
-            "colour": PALETTE[i % len(PALETTE)],
-            "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate([0, *s.lost_by_series])),
-        }
-        for i, s in enumerate(stats)
-    ]
-    return {"width": width, "height": height, "lines": lines, "high": high, "top_y": y(high), "series": count}
 
 
 def series_rows(table: tables.Table) -> list[dict[str, Any]]:
@@ -158,26 +55,27 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
 
 
 def render_table(table: tables.Table, editor: Series | None, error: str | None = None, status: int = 200) -> Any:
-    stats = table.stats
-    order = ranked(stats)
-    colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(stats)}
+    try:
+        period = tables.check_period(request.args.get("period"))
+    except RuleError as refused:
+        period, error, status = "all", translate_error(refused), 400
+    numbers = tables.statistics(table, period)
     view_url = public_url("tables.show", table_id=table.id)
     latest = table.series[-1] if table.series else None
     context: dict[str, Any] = {
+        **table_view(table, numbers),
         "table": table,
-        "stats": order,
-        "colours": colours,
-        "chart": chart(table, stats),
         "series": series_rows(table),
         "editor": editor,
         "error": error,
         "names": table.names(),
+        "names_elsewhere": names_elsewhere(table) if editor else [],
         "merges": list(reversed(table.merges)),
         "view_url": view_url,
         "view_qr": qr_svg(view_url),
         "rules": rules_share(latest) if latest else None,
-        "loser": order[0] if order and order[0].series_lost else None,
-        "hands": {s.name: " ".join(card_text(card_or_none(c)) for c in s.most_expensive_hand_cards) for s in stats},
+        "here": "tables.show_for_editor" if editor else "tables.show",
+        "here_args": {"series_id": editor.id} if editor else {"table_id": table.id},
     }
     return page("table.html", status, **context)
 
@@ -212,7 +110,8 @@ def merge_names(series_id: str) -> Any:
     if not can_edit(game):
         abort(403)
     try:
-        tables.merge(get_db(), table, request.form.get("from", ""), request.form.get("into", ""))
+        tables.merge(get_db(), table, request.form.get("from", ""), request.form.get("into", ""),
+                     elsewhere=names_elsewhere(table))
     except RuleError as error:
         return render_table(table, game, translate_error(error), 422)
     return see_other("tables.show_for_editor", series_id=game.id)
@@ -228,6 +127,77 @@ def undo_merge_page(series_id: str, merge_id: int) -> Any:
     except RuleError as error:
         return render_table(table, game, translate_error(error), 422)
     return see_other("tables.show_for_editor", series_id=game.id)
+
+
+def names_elsewhere(table: tables.Table) -> list[str]:
+    """The players of this phone's other tables (its recent list), as a merge may name them."""
+    others = [t for t in tables.tables_of(get_db(), recent_ids()) if t.id != table.id]
+    own = set(table.names())
+    return [n for n in tables.people(others) if n not in own]
+
+
+@bp.get("/tables/<table_id>/stats.pdf")
+def stats_pdf(table_id: str) -> Any:
+    """«Статистика стола»: the table page's statistics (of `?period=`) as a PDF page, cached per table state."""
+    from companion.ops import pdf
+    from companion.web.pages.export import SHEET_CSS, compact
+
+    table = tables.load(get_db(), table_id)
+    if table is None:
+        abort(404)
+    try:
+        period = tables.check_period(request.args.get("period"))
+    except RuleError as refused:
+        return answer(400, refused.code, translate_error(refused))
+    numbers = tables.statistics(table, period)
+    view_url = public_url("tables.show", table_id=table.id)
+
+    def render() -> bytes:
+        html = render_template("table_sheet.html", **table_view(table, numbers), table=table, series=series_rows(table),
+                               view_url=view_url, qr_src=pdf.data_uri("image/png", qr_png(view_url)),
+                               made=tables.today().strftime("%d.%m.%Y"))
+        return pdf.html_to_pdf(compact(html), current_app.static_folder or "static", SHEET_CSS)
+
+    renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
+    key = ("table", table.etag(period), current_language(), request.host_url)
+    try:
+        data = renderer.get_or_render(key, render)
+    except pdf.RenderBusy:
+        response = answer(503, "busy",
+                          gettext("Many scoresheets are being prepared right now. Try again in a few seconds."))
+        response.headers["Retry-After"] = str(pdf.RETRY_AFTER_SECONDS)
+        return response
+    first = table.series[0].row.created_at if table.series else table.created_at
+    response = Response(data, mimetype="application/pdf")
+    name = pdf.sheet_filename(first, table.names(), "pdf").replace("sto-odno-", "sto-odno-stol-", 1)
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+# -- one person across the phone's tables -------------------------------------------------
+
+
+@bp.get("/players/<name>")
+def person_page(name: str) -> Any:
+    """One player across the tables this phone keeps (its recent list): each table, and all together.
+
+    `?table=<id>`: the table page the name was tapped on counts too, kept by the phone or not."""
+    recent = recent_ids()
+    kept = tables.tables_of(get_db(), recent)
+    here = tables.load(get_db(), request.args.get("table", "")) if request.args.get("table") else None
+    if here is not None and all(t.id != here.id for t in kept):
+        kept.insert(0, here)
+    found = tables.person(kept, name)
+    if found.combined is None:
+        abort(404)
+    colours = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(found.head_to_head)}
+    mine = [p for p in pairs(found.head_to_head) if name in (p.first, p.second)]
+    return page("person.html", person=found, stats=found.combined, pairs=mine, colours=colours,
+                rival=rival_line(rivals(found.head_to_head, name)),
+                # The edit cookie is sent to the series' own pages only: link there; without it the page is read-only.
+                editable=[(t, next(g.id for g in t.series if g.id in recent)) for t in kept
+                          if any(g.id in recent for g in t.series)])
 
 
 # -- house rules -----------------------------------------------------------------------

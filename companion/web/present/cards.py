@@ -12,7 +12,9 @@ from typing import Any
 
 from companion.core.cards import EN, RU, SUIT_LETTERS, Card, Rank, Suit, deck, fold, parse_card, suit_of_word
 from companion.core.errors import N_, CardError, PlayError
-from companion.i18n import current_language, gettext
+from companion.i18n import card_text as card_text  # re-exported: pages have always taken it from here
+from companion.i18n import gettext
+from companion.i18n import rank_letter as rank_letter
 
 # What a screen reader says for a card: message ids, the Russian in cards.po («дама червей»).
 _RANK_NAMES: Mapping[Rank, str] = {
@@ -31,16 +33,6 @@ GRID_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 def card_name(card: Card) -> str:
     """What a screen reader says: «дама червей», "queen of hearts"."""
     return gettext(_CARD_NAMES[card.suit], rank=gettext(_RANK_NAMES[card.rank]))
-
-
-def rank_letter(rank: Rank) -> str:
-    return rank.ru if current_language() == "ru" else rank.value
-
-
-def card_text(card: Card | None) -> str:
-    if card is None:
-        return ""
-    return f"{rank_letter(card.rank)}{card.suit.value}"
 
 
 def card_label(rank: Rank, suit: Suit | None = None) -> str:

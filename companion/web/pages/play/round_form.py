@@ -46,9 +46,13 @@ class RoundForm:
         rf.say, rf.said = form.get("say", "")[:round_say.MAX_SAY], form.get("said", "")[:round_say.MAX_SAY]
         return rf
 
-    def fill_from_text(self, series: Series, before: Standings) -> dict[str, Any]:
+    def read_text(self, series: Series, before: Standings) -> dict[str, Any]:
+        """The text field as the reader understands it (round_say.fill), the grid untouched."""
+        return round_say.fill(self.say, series.setup.players, before.in_play, series.setup.options)
+
+    def fill_from_text(self, series: Series, before: Standings, said: dict[str, Any] | None = None) -> dict[str, Any]:
         """Tick the grid from the text field; what was not understood or must be asked comes back."""
-        said = round_say.fill(self.say, series.setup.players, before.in_play, series.setup.options)
+        said = said or self.read_text(series, before)
         if said["winner"] is not None:
             self.winner = said["winner"]
         if said["finish"]:

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response, abort, request
 
 from companion.core.errors import RuleError
+from companion.core.series import Standings
 from companion.i18n import gettext, translate_error
 from companion.service import series as series_service
 from companion.service.series import Series
@@ -15,7 +16,7 @@ from companion.storage import database as storage
 from companion.storage.database import get_db, round_history
 from companion.web.api import idempotency
 from companion.web.http.edit_rights import editable_or_403
-from companion.web.http.pages import page, see_other
+from companion.web.http.pages import is_fragment, page, see_other
 from companion.web.pages.play import bp
 from companion.web.pages.play.form_values import whole
 from companion.web.pages.play.round_form import RoundForm, error_field
@@ -54,8 +55,6 @@ def render_round(series: Series, form: RoundForm, status: int = 200, conflict: b
         preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
         view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1, said=said,
         confirm_redeal=confirm_redeal, first_error=first_error(form, players), show_problems=checked or status != 200,
-        say_players=round_say.players_json(players, before.in_play),
-        say_options={"ruleset": series.setup.ruleset.id, "options": series.row.options or {}},
     )
 
 
@@ -77,11 +76,9 @@ def save(series: Series, form: RoundForm) -> Response:
     if redeal and redeal != "confirmed" and (form.hands or form.finish or form.points):
         return render_round(series, form, confirm_redeal=True)  # a redeal would throw away what was tapped
     if op in ("say", "say-save"):
-        if not form.say.strip():
-            form.error("say", gettext("Say or type the round first: who went out on which card, then who holds what."))
-            return render_round(series, form, 422)
-        if op == "say" or form.said != form.say:  # the grid does not show this text yet: fill it, let them look
-            return render_round(series, form, 200, said=form.fill_from_text(series, before))
+        answer = said_round(series, form, before, op)
+        if answer is not None:
+            return answer
     body = {"redeal": True} if redeal else form.data(series, before)
     if form.errors:
         return render_round(series, form, 422)
@@ -111,6 +108,29 @@ def save(series: Series, form: RoundForm) -> Response:
         form.error(error_field(error, series), translate_error(error))
         return render_round(series, form, 422)
     return see_other("series.show", series_id=series.id)
+
+
+def said_round(series: Series, form: RoundForm, before: Standings, op: str) -> Response | None:
+    """The dictation field. «Fill the grid» (and htmx while the text is dictated) shows what was read;
+    «Save as said» saves in one tap when the reader is sure or the grid was changed by hand since it was
+    filled, else fills the grid and says what to check. None: go on and save the grid."""
+    if not form.say.strip():
+        if op == "say" and is_fragment():  # the field emptied while typing: nothing to fill, nothing to scold
+            return Response(status=204)
+        form.error("say", gettext("Say or type the round first: who went out on which card, then who holds what."))
+        return render_round(series, form, 422)
+    said = form.read_text(series, before)
+    if op == "say":
+        return render_round(series, form, said=form.fill_from_text(series, before, said))
+    if form.said == form.say and (said["ready"] or not round_say.shown(said, form.winner, form.finish, form.hands)):
+        return None  # the grid shows this text, as read or as corrected by hand since
+    if form.said != form.say and said["ready"]:
+        form.fill_from_text(series, before, said)
+        return None
+    view = form.fill_from_text(series, before, said)
+    form.error("say", gettext("Not saved yet: the text leaves something open. Answer what is asked below, "
+                              "in the text or in the grid, then save again."))
+    return render_round(series, form, 422, said=view)
 
 
 def _answer_again(series_id: str, added: bool) -> Response:

@@ -9,9 +9,9 @@ from typing import Any
 from flask import Response, abort, request, url_for
 from markupsafe import Markup
 
-from companion import faq_search
 from companion.core.rules import DEFAULT_RULESET, RULESETS, RuleSet
 from companion.faq import entries as faq
+from companion.faq import search as faq_search
 from companion.faq.entries import MAX_QUERY_LENGTH
 from companion.faq.sources import source_name
 from companion.i18n import current_language, gettext

@@ -1,0 +1,147 @@
+"""Corrections as people say them, for the dictation reader (issue 21): only the version said last counts.
+
+«семёрка, нет, восьмёрка» and «не семёрка, а восьмёрка» replace a card; «туз, не, два
+туза» and «две десятки, нет, одна» its count; «на даме пик, нет, треф» its suit; «короля
+нет» takes it back; «у Бори, ой, у Димы» and «вышла Вера, ой, нет, Глеб» replace a name.
+A correction whose reach is not clear («у Бори король, нет, у Димы туз») is asked, never
+guessed. `Corrections` is the part of the reader (dictation._Reader) that does this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.core.cards import Rank, Suit, fold
+from companion.language.settle import ParsedRound
+from companion.language.spoken_words import ABSENT, Tok
+
+CARDS = ("rank", "card")
+SKIPPED = ("filler", "and")
+
+
+@dataclass
+class Group:
+    """Cards said together: a rank, a suit per card (None while not said), whose."""
+
+    rank: Rank
+    suits: list[Suit | None]
+    words: list[str]
+    owner: str | None = None  # a player; None while nobody is named (or a stranger is)
+    stranger: int | None = None  # index of the unknown or ambiguous name it went to
+    finishing: bool = False
+    dropped: bool = False
+    said_at: int = -1  # index of the token that said it
+
+    def fill(self, suit: Suit, word: str) -> bool:
+        """Give the suit to the first card of the group that has none."""
+        for i, s in enumerate(self.suits):
+            if s is None:
+                self.suits[i] = suit
+                self.words.append(word)
+                return True
+        return False
+
+
+class Corrections:
+    """The reader's state that corrections read and change (the fields live in dictation._Reader)."""
+
+    toks: list[Tok]
+    result: ParsedRound
+    groups: list[Group]
+    orphans: list[Group]
+    current: str | None
+    stranger: int | None
+    in_sentence: str | None
+    want_finish: bool
+    listed: bool
+    last: Group | None
+    replace: Group | None
+    negating: bool
+    retract: bool
+    named_winner: str | None
+    consumed: set[int]
+    correction: str
+    moved: Group | None
+    doubts: list[str]
+
+    def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
+        for tok in self.toks[k + 1 :]:
+            if tok.kind not in skip:
+                return tok
+        return None
+
+    def take_place_of_last_name(self, player: str) -> None:
+        """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
+        Димы» gives the ace to Дима (and a card said now still replaces it)."""
+        if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
+            self.result.winner = self.named_winner = player
+            self.want_finish = self.result.finishing is None
+        else:
+            self.named_winner = None
+        if self.replace is not None:
+            self.replace.owner, self.replace.stranger = player, None
+            self.moved = self.replace
+        self.retract, self.negating = False, False
+        self.current, self.stranger, self.in_sentence, self.listed = player, None, player, self.replace is not None
+
+    def absent(self, tok: Tok, k: int) -> bool:
+        """«короля нет», «нет тузов»: the card is not there; the one said before is taken back."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in SKIPPED), None)
+        after = self.next(k, SKIPPED)
+        said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
+        said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
+        if not tok.genitive or not (said_before or said_after):
+            return False
+        if said_after and after is not None:
+            self.consumed.add(self.toks.index(after, k + 1))
+        assert tok.rank is not None
+        self.negating = False
+        self.negate(tok.rank, tok.suit)
+        if self.replace is not None:
+            self.replace.dropped = True
+        self.replace = None
+        return True
+
+    def negate(self, rank: Rank, suit: Suit | None) -> None:
+        """«не семёрка»: the latest group of that rank is dropped; what is said next takes its place."""
+        self.negating = False
+        candidates = [self.replace] if self.replace is not None else []
+        candidates += [g for g in reversed(self.groups) if g.owner == self.current and g.stranger == self.stranger]
+        for group in candidates:
+            if group.rank is rank and not group.dropped and (suit is None or suit in group.suits):
+                group.dropped, self.replace = True, group  # gone, even if nothing is said in its place
+                return
+        # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
+        self.replace = Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)
+
+    def correct_suit(self, tok: Tok, nxt: Tok | None) -> bool:
+        """«на даме пик, нет, треф»: only the suit is taken back."""
+        group = self.replace
+        if group is None or (nxt is not None and nxt.kind in CARDS) or len(group.suits) != 1:
+            return False
+        assert tok.suit is not None
+        group.suits, self.replace, self.last = [tok.suit], None, group
+        group.words.append(tok.text)
+        return True
+
+    def on_correct(self, tok: Tok, k: int) -> None:
+        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
+        self.correction = tok.text
+        if self.last is not None and not self.last.dropped:
+            self.replace = self.last
+        elif self.replace is None:
+            self.retract = True
+
+    def on_not(self, tok: Tok, k: int) -> None:
+        """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
+        nxt = self.next(k, SKIPPED)
+        if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
+            self.negating = True
+        else:
+            self.on_correct(tok, k)
+
+    def on_skipped(self, tok: Tok, k: int) -> None:
+        """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
+        if fold(tok.text) in ("и", "and", "плюс", "plus") and before is not None and before.kind == "correct":
+            self.replace, self.retract = None, False

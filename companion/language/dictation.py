@@ -1,0 +1,375 @@
+"""A whole round read from what people say or dictate (issues 10 and 21).
+
+«Аня вышла дамой червей. У Бори туз, король пик и семёрка. С двумя десятками
+осталась Вера», "Boris: A K♠ 7" → who went out, on which card, and the cards left
+in every hand that was named.
+
+The reader goes through the tokens of `spoken_words` once. Cards said together
+(«две дамы», «туз пик») are a group; a group belongs to the player named before it
+(«у Бориса туз») or, when nobody was, to the name that follows it («туз и король у
+Бориса», «с тузом остался Саша»). A name of nobody at the table, or one that fits
+two players, takes its cards with it into a question: they never go to the player
+before. Corrections keep only what was said last: «семёрка, нет, восьмёрка», «не
+семёрка, а восьмёрка», «туз, не, два туза», «две десятки, нет, одна»; a suit may
+follow its cards («два вальта, червовый и трефовый»), a card may be said again with
+its suit («на даме, на даме червей»). Then `settle` checks the cards against the
+deck and asks what is open. Nothing is guessed silently: a word that is not a name,
+a card or a known filler is returned in `unrecognised`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from companion.core.cards import Card, Suit, fold
+from companion.core.rules import Options
+from companion.language import morphology
+from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.player_names import PlayerNames
+from companion.language.settle import (
+    ASSUME_ORDER,
+    ParsedRound,
+    Question,
+    Slot,
+    correction_question,
+    name_question,
+    settle,
+)
+from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
+
+__all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
+
+MAX_TEXT = 2000
+_ONLY = frozenset({"только", "лишь", "only"})
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+
+
+@dataclass
+class _Reader(Corrections):
+    toks: list[Tok]
+    result: ParsedRound
+    groups: list[Group] = field(default_factory=list)
+    orphans: list[Group] = field(default_factory=list)  # said before any name: the next name takes them
+    strangers: list[Tok] = field(default_factory=list)
+    current: str | None = None  # whose cards are being said
+    stranger: int | None = None  # …or the unknown name whose they are
+    in_sentence: str | None = None  # the player named in this sentence (who a «вышла» is about)
+    win_pending: bool = False  # «Вышла …» before the name
+    fallback: str | None = None  # …or, if no name follows, about the one before
+    want_finish: bool = False  # the next card said is the finishing card
+    listed: bool = False  # cards were said since the last name: a «вышла» now is about the next name
+    last: Group | None = None  # the group a following «пик», «червовый и трефовый» can belong to
+    paused: bool = False  # a comma or a colon since `last`
+    clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
+    restated: Group | None = None  # «король, нет, король у Веры»: said again, and a name may follow to take it
+    suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
+    count: tuple[int, str] | None = None  # «две …» waiting for its rank
+    replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
+    negating: bool = False  # «не …»: the next card said is the one that was wrong
+    retract: bool = False  # «у Бори, ой, у Димы», «вышла Вера, ой, нет, Глеб»: the next name takes the last one's place
+    named_winner: str | None = None  # the player the last «вышла» made the winner
+    consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
+    correction: str = ""  # the last correction word said («нет», «ой»)
+    moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
+    doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+
+    def read(self) -> None:
+        handlers: dict[str, Callable[[Tok, int], None]] = {
+            "player": self.on_player, "ambiguous": self.on_stranger, "stranger": self.on_stranger,
+            "win": self.on_win, "rank": self.on_card, "card": self.on_card, "suit-after": self.on_suit,
+            "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
+            "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
+            "unknown-suit": self.on_unknown_suit,
+        }
+        for k, tok in enumerate(self.toks):
+            if k in self.consumed:
+                continue
+            if tok.kind == "number":
+                tok = number_as(tok, self.next(k))
+                self.toks[k] = tok
+            if tok.kind in SKIPPED:
+                self.on_skipped(tok, k)
+                continue
+            handlers.get(tok.kind, self.on_unknown)(tok, k)
+        self.on_end(Tok("end", ""), len(self.toks))
+        if self.win_pending and self.fallback is not None and self.result.winner is None:
+            self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
+
+    # -- names ------------------------------------------------------------------
+
+    def on_player(self, tok: Tok, k: int) -> None:
+        assert tok.player is not None
+        self.dangling()
+        if self.retract or (self.replace is not None and not self.replace.finishing and not self.replace.dropped):
+            self.take_place_of_last_name(tok.player)
+            return
+        if self.want_finish and tok.player != self.result.winner:
+            self.want_finish = False
+        if self.restated is not None and self.restated is self.last and not self.paused:
+            self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
+            self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
+            return
+        again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
+        self.replace, self.negating, self.last = None, False, None
+        self.clause = len(self.groups)
+        if again:
+            self.last = next((g for g in reversed(self.groups) if g.owner == tok.player and not g.dropped), None)
+            self.paused = True
+        if self.orphans and not self.win_pending:  # «туз и король у Бориса»: the name after its cards
+            for group in self.orphans:
+                group.owner = tok.player
+            self.orphans, self.current, self.stranger = [], None, None
+            self.in_sentence, self.listed = tok.player, True
+            return
+        self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
+        self.named_winner = None
+        if self.win_pending:
+            self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
+            self.named_winner = tok.player
+            self.finish_from_orphans()
+
+    def finish_from_orphans(self) -> None:
+        """«на даме червей вышла Аня»: the one card said before the winner's name is the finishing card."""
+        if len(self.orphans) == 1 and len(self.orphans[0].suits) == 1:
+            group = self.orphans.pop()
+            group.owner, group.finishing, self.want_finish = self.result.winner, True, False
+            self.current = None
+
+    def on_stranger(self, tok: Tok, k: int) -> None:
+        """A name of nobody at the table, or of two players: its cards go with it into a question."""
+        self.dangling()
+        if tok.kind == "stranger":
+            self.result.unrecognised.append(tok.text)
+        self.strangers.append(tok)
+        index = len(self.strangers) - 1
+        for group in self.orphans:
+            group.stranger = index
+        self.orphans = []
+        self.want_finish = self.win_pending = False
+        self.current, self.stranger, self.in_sentence, self.listed = None, index, None, False
+        self.replace, self.negating, self.last = None, False, None
+
+    def on_win(self, tok: Tok, k: int) -> None:
+        if self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
+            self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
+            self.named_winner = self.in_sentence
+        else:  # «Вышла Вера», «у Бориса семёрка, вышла Аня»: the name follows
+            self.win_pending, self.fallback = True, self.in_sentence
+        self.last = None
+
+    # -- cards --------------------------------------------------------------------
+
+    def on_card(self, tok: Tok, k: int) -> None:
+        assert tok.rank is not None
+        suit = tok.suit
+        if suit is None and self.suit_before is not None:
+            suit = self.suit_before[0]
+        how_many = self.count[0] if self.count is not None else 1
+        words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
+        self.suit_before = self.count = None
+        if how_many == 1 and self.absent(tok, k):
+            pass
+        elif self.negating:
+            self.negate(tok.rank, suit)
+        elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
+            pass
+        else:
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
+
+    def add(self, group: Group) -> None:
+        heir, self.replace = self.replace, None
+        if heir is not None and heir is self.moved and heir.rank is not group.rank:
+            self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
+        self.moved = None
+        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
+        if heir is not None:  # a correction: the new cards take the place of the old ones
+            heir.dropped = True
+            group.owner, group.stranger = heir.owner, heir.stranger
+            group.finishing = heir.finishing and len(group.suits) == 1
+            if group.finishing:
+                group.owner, self.want_finish, self.current = self.result.winner, False, None
+            if heir in self.orphans:
+                self.orphans[self.orphans.index(heir)] = group
+        elif self.want_finish and len(group.suits) == 1:
+            group.owner, group.finishing, self.want_finish = self.result.winner, True, False
+            self.current = None  # the winner holds no cards: what follows is someone else's
+        elif self.current is None and self.stranger is None:
+            self.orphans.append(group)
+        else:
+            group.owner, group.stranger = self.current, self.stranger
+        self.groups.append(group)
+        self.listed, self.last, self.paused = True, group, False
+
+    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
+        last = self.last
+        nxt = self.next(k)
+        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
+        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
+            last is not None and k > 0 and last.said_at > 0
+            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
+        )
+        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
+            return False
+        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
+            return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
+            return False
+        if suit is not None:
+            last.fill(suit, tok.text)
+        self.paused = False
+        return True
+
+    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
+        if before is None or fold(before.text) not in _ONLY or how_many != 1:
+            return False
+        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
+                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
+        if len(same) != 1:
+            return False
+        if suit is not None and suit not in same[0].suits:
+            same[0].fill(suit, tok.text)
+        self.last, self.paused = same[0], False
+        return True
+
+    # -- suits ---------------------------------------------------------------------
+
+    def on_suit(self, tok: Tok, k: int) -> None:
+        """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
+        assert tok.suit is not None
+        nxt = self.next(k)
+        if self.correct_suit(tok, nxt) or self.fill_last(tok):
+            return
+        if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
+            self.suit_before = (tok.suit, tok.text)
+        elif fold(tok.text) not in FILLERS:  # «к» is also a preposition
+            self.result.unrecognised.append(tok.text)
+
+    def on_suit_before(self, tok: Tok, k: int) -> None:
+        """«пиковый король»; «восьмёркой бубновой», «туз бубновый» after its rank."""
+        assert tok.suit is not None
+        if self.suit_before is not None:
+            self.result.unrecognised.append(self.suit_before[1])
+            self.suit_before = None
+        nxt = self.next(k, SKIPPED)
+        after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
+        if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
+            return
+        self.suit_before = (tok.suit, tok.text)
+
+    def fill_last(self, tok: Tok) -> bool:
+        if tok.plural and self.fill_all(tok):
+            return True
+        last = self.last
+        if last is None or last.dropped or (self.paused and len(last.suits) == 1):
+            return False
+        assert tok.suit is not None
+        if not last.fill(tok.suit, tok.text):
+            return False
+        self.paused = False
+        return True
+
+    def fill_all(self, tok: Tok) -> bool:
+        """«дама и валет червовые»: a plural suit adjective gives its suit to every card just said without one."""
+        last = self.last
+        if last is None:
+            return False
+        assert tok.suit is not None
+        open_groups = [g for g in self.groups[self.clause :] if not g.dropped and None in g.suits
+                       and (g.owner, g.stranger) == (last.owner, last.stranger)]
+        for group in open_groups:
+            while group.fill(tok.suit, tok.text):
+                pass
+        self.paused = False
+        return bool(open_groups)
+
+    # -- counts and corrections ---------------------------------------------------------
+
+    def on_count(self, tok: Tok, k: int) -> None:
+        nxt = self.next(k)
+        if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
+            self.negating = False
+            if self.last is not None and len(self.last.suits) == tok.count:
+                self.replace = self.last
+            return
+        if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
+            self.count = (tok.count, tok.text)
+        elif self.replace is not None:  # «две десятки, нет, одна»
+            old = self.replace
+            self.add(Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))
+        elif tok.rank is not None and tok.text.isascii():
+            self.on_card(Tok("rank", tok.text, rank=tok.rank), k)  # "two" alone: the rank (a 52-card deck has it)
+        else:
+            self.result.unrecognised.append(tok.text)
+
+    # -- the rest ----------------------------------------------------------------------
+
+    def on_end(self, tok: Tok, k: int) -> None:
+        self.dangling()
+        if self.negating:
+            self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
+        if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
+            self.doubts.append(self.correction)  # «у Бори король, нет.»: no what?
+        self.clause = len(self.groups)
+        for group in self.orphans:  # cards nobody was named for, in a sentence that is over
+            self.result.unrecognised.extend(group.words)
+            group.dropped = True
+        self.orphans = []
+        self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
+
+    def on_pause(self, tok: Tok, k: int) -> None:
+        self.paused = True
+
+    def on_unknown_suit(self, tok: Tok, k: int) -> None:
+        self.last = None  # "7?": said without a suit on purpose
+
+    def on_unknown(self, tok: Tok, k: int) -> None:
+        self.result.unrecognised.append(tok.text)
+
+    def dangling(self) -> None:
+        for pending in (self.suit_before, self.count):
+            if pending is not None:
+                self.result.unrecognised.append(pending[1])
+        self.suit_before = self.count = None
+
+    # -- what was read ---------------------------------------------------------------------
+
+    def assemble(self) -> None:
+        result = self.result
+        for group in self.groups:
+            if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
+                continue
+            for suit in group.suits:
+                slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))
+                if group.finishing:
+                    result.finishing = slot
+                else:
+                    result.hands.setdefault(slot.owner, []).append(slot)
+        for index, tok in enumerate(self.strangers):
+            cards = tuple(g.rank if s is None else Card(g.rank, s)
+                          for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
+            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
+        for words in dict.fromkeys(self.doubts):
+            result.questions.append(correction_question(words))
+
+
+def parse_round_text(
+    text: str, players: Sequence[str], options: Options | None = None, morphology: Morphology | None = None
+) -> ParsedRound:
+    """Read a round from free text; see the module docstring for what is and is not guessed."""
+    options = options or Options()
+    morph = morphology or NoMorphology()
+    reader = _Reader(tokens(text[:MAX_TEXT], PlayerNames(players, morph), morph), ParsedRound(players=list(players)))
+    reader.read()
+    reader.assemble()
+    settle(reader.result, options)
+    return reader.result
+
+
+def parse(text: str, players: Sequence[str], options: Options | None = None) -> ParsedRound:
+    """`parse_round_text` with pymorphy3's word forms and dictionary: what the app uses."""
+    return parse_round_text(text, players, options, morphology=morphology.Pymorphy())

@@ -1,0 +1,76 @@
+"""Russian word forms through pymorphy3 and its Russian dictionary: ONE analyser for the whole app.
+
+«семёрку» → «семёрка», «Бориса» → «борис», «тузов» → «туз». The analyser is built
+once (loading the dictionary takes a moment) and shared by every reader of words.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def analyzer() -> Any:
+    """The app's one pymorphy3 analyser for Russian."""
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+def is_cyrillic(word: str) -> bool:
+    return any("а" <= ch <= "я" or ch == "ё" for ch in word.lower())
+
+
+@lru_cache(maxsize=8192)
+def lemmas(word: str) -> tuple[str, ...]:
+    """Every normal form pymorphy3 knows for a Cyrillic word (none for other words)."""
+    if not is_cyrillic(word):
+        return ()
+    forms: list[str] = []
+    for parse in analyzer().parse(word):
+        if parse.normal_form not in forms:
+            forms.append(parse.normal_form)
+    return tuple(forms)
+
+
+_PROPER = ("Name", "Surn", "Patr", "Geox", "Orgn", "Trad")
+
+
+@lru_cache(maxsize=8192)
+def common_word(word: str) -> bool:
+    """A dictionary word whose likeliest reading is not a proper name («дома», «вера»); «кароль» is not one."""
+    if not is_cyrillic(word):
+        return True
+    if not analyzer().word_is_known(word.lower()):
+        return False
+    top = analyzer().parse(word)[0]
+    return not any(grammeme in top.tag for grammeme in _PROPER)
+
+
+@lru_cache(maxsize=8192)
+def person_name(word: str) -> bool:
+    """Some reading of the word is a first name («Гоши», «Боря», «Веры»)."""
+    return is_cyrillic(word) and any("Name" in parse.tag for parse in analyzer().parse(word))
+
+
+@lru_cache(maxsize=8192)
+def known(word: str) -> bool:
+    """In the dictionary at all (Latin words count as known: nothing here guesses them)."""
+    return not is_cyrillic(word) or bool(analyzer().word_is_known(word.lower()))
+
+
+@lru_cache(maxsize=8192)
+def genitive(word: str) -> bool:
+    """Some reading of the word is a genitive («короля», «тузов», «семёрки»)."""
+    return is_cyrillic(word) and any("gent" in parse.tag for parse in analyzer().parse(word))
+
+
+class Pymorphy:
+    """The dictation reader's view of this module (language/spoken_words.Morphology)."""
+
+    lemmas = staticmethod(lemmas)
+    common_word = staticmethod(common_word)
+    person_name = staticmethod(person_name)
+    known = staticmethod(known)
+    genitive = staticmethod(genitive)

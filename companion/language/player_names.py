@@ -1,0 +1,114 @@
+"""Players as people name them: «Боря», «у Бори», «Борьке», «Борис» are all Борис (issue 21).
+
+A word is matched to the players at the table in this order: the player's own
+name in any case form («Бориса», via pymorphy3's dictionary forms or the usual
+endings), then any name of the same person from the table of pet names
+(pet_names.toml: «Катюха», «Катьки» → Екатерина or Катя), then the same one
+letter off («Бариса»). A word that fits two players is returned with both, so
+the reader asks; a first name of nobody at the table is `is_pet_name` or a
+name in the dictionary, and its cards go to nobody.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz.distance import Levenshtein
+
+from companion.core.cards import fold
+from companion.language.spoken_words import Morphology
+
+PET_NAMES = Path(__file__).with_name("pet_names.toml")
+_ENDINGS = frozenset(("", "а", "я", "у", "ю", "ы", "и", "е", "ой", "ей", "ом", "ем", "ею", "ою", "'s", "’s", "s"))
+_MIN_TYPO_LENGTH = 4
+
+
+@lru_cache(maxsize=1)
+def name_groups() -> tuple[frozenset[str], ...]:
+    """Each full name with its pet names, folded («е» for «ё»)."""
+    with PET_NAMES.open("rb") as f:
+        table: dict[str, list[str]] = tomllib.load(f)["names"]
+    return tuple(frozenset(fold(n) for n in (full, *forms)) for full, forms in table.items())
+
+
+@lru_cache(maxsize=1)
+def _all_names() -> frozenset[str]:
+    return frozenset().union(*name_groups())
+
+
+def _stem(name: str) -> str:
+    return name[:-1] if len(name) > 2 and name[-1] in "аяоеыийь" else name
+
+
+class PlayerNames:
+    """Finds the players a word names: «Бориса», «Ане», «у федора», "Anna's", «Катюхе»."""
+
+    def __init__(self, players: Sequence[str], morphology: Morphology) -> None:
+        self.players = list(players)
+        self.morphology = morphology
+        self.own = {fold(p): p for p in players}
+        self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
+        for player in players:
+            own = fold(player)
+            for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                for form in group | {own}:
+                    self.forms.setdefault(form, set()).add(player)
+        self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
+
+    def _candidates(self, word: str) -> list[str]:
+        low = fold(word)
+        for suffix in ("'s", "’s"):
+            low = low.removesuffix(suffix)
+        return [low, *(fold(lemma) for lemma in self.morphology.lemmas(low))]
+
+    def _ordered(self, found: set[str]) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p in found)
+
+    def match(self, word: str) -> tuple[str, ...]:
+        """The players `word` can name: one, two or more (then ask), or none."""
+        candidates = self._candidates(word)
+        for form in candidates:  # the player's own name first: «Саши» is Саша even beside Александр
+            if form in self.own:
+                return (self.own[form],)
+        found = set().union(*(self.forms.get(form, set()) for form in candidates))
+        return self._ordered(found) if found else self._by_ending(candidates[0])
+
+    def _by_ending(self, low: str) -> tuple[str, ...]:
+        """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending."""
+        best, found = 0, set()
+        for form, players in self.forms.items():
+            stem = _stem(form)
+            least = 2 if form in self.own else 3
+            if " " in form or len(stem) < least or not low.startswith(stem) or low[len(stem):] not in _ENDINGS:
+                continue
+            if len(stem) > best:
+                best, found = len(stem), set(players)
+            elif len(stem) == best:
+                found |= players
+        return self._ordered(found)
+
+    def match_typo(self, word: str) -> tuple[str, ...]:
+        """The one player whose name is one letter away («Бариса» → Борис); none if it is not one player."""
+        found: set[str] = set()
+        for candidate in self._candidates(word):
+            if len(candidate) < _MIN_TYPO_LENGTH:
+                continue
+            for form, players in self.forms.items():
+                if len(form) >= _MIN_TYPO_LENGTH and Levenshtein.distance(candidate, form, score_cutoff=1) <= 1:
+                    found |= players
+        return self._ordered(found) if len(found) == 1 else ()
+
+    def is_pet_name(self, word: str) -> bool:
+        """A first name of somebody (at this table or not) from the table of pet names."""
+        return any(form in _all_names() for form in self._candidates(word))
+
+    def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None:
+        """A player's name of several words at the start of `words` («Анна Мария»), and how many words it took."""
+        for parts, player in self.multi:
+            n = len(parts)
+            if len(words) >= n and tuple(fold(w) for w in words[:n]) == parts:
+                return player, n
+        return None

@@ -1,0 +1,309 @@
+"""The words of a round as said: each word of the text as one token the reader understands.
+
+Rank and suit words come from THE card vocabulary (core/cards.py: card_word,
+read_notation, the letter tables); player names from `player_names`. Here: what
+only speech needs — counts («две», "a pair"), saying who went out («вышла»),
+corrections («нет», «не», «вернее»), fillers, and card words misspelt by one
+letter («кароль», «валед»: rapidfuzz's edit distance against the vocabulary).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from companion.core.cards import (
+    EN,
+    RANK_LETTERS,
+    RU,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    CardWord,
+    Rank,
+    Suit,
+    card_word,
+    fold,
+    read_notation,
+    word_forms,
+)
+
+
+class Morphology(Protocol):
+    """What the reader asks of a language's dictionary (language/morphology.py gives pymorphy3's answers)."""
+
+    def lemmas(self, word: str) -> Iterable[str]: ...
+
+    def common_word(self, word: str) -> bool:
+        """A dictionary word that is not a proper name («дома», «вера» the noun): never a typo."""
+        ...
+
+    def person_name(self, word: str) -> bool:
+        """A first name in some form («Гоши», «Боря»)."""
+        ...
+
+    def known(self, word: str) -> bool:
+        """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
+        ...
+
+    def genitive(self, word: str) -> bool:
+        """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
+        ...
+
+
+class NoMorphology:
+    """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
+
+    def lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def common_word(self, word: str) -> bool:
+        return True
+
+    def person_name(self, word: str) -> bool:
+        return False
+
+    def known(self, word: str) -> bool:
+        return True
+
+    def genitive(self, word: str) -> bool:
+        return False
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Number words that count cards but name no rank («один», "a pair"); «две», "three" and
+# the like are numerals of the vocabulary and count when a rank follows («две десятки»).
+COUNTS: dict[str, int] = {
+    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "one": 1, "pair": 2,
+}
+COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
+# Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
+_WIN_LEMMAS = _words(
+    "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить "
+    "out won win wins finished finishes closed"
+)
+_WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
+# Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
+_CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
+ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
+_NEGATIONS = frozenset({"не", "not"})
+# Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
+FILLERS = _words(
+    """у и а но ещё еще есть осталось остались остался осталась оставалось на с со в во из от до по к ко
+    руке руках рука рук карты карта карт карту картой карте картах картами последней последняя последнюю
+    последний последним последнее его её ее неё нее него них ним ней ей ему им она он они оно тоже также
+    потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
+    ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
+    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как
+    has have had holds hold held with and the a an of on in left hand hands cards card then also too
+    last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
+    player"""
+)
+_AND = frozenset({"и", "and", "а", "плюс", "plus"})
+
+_RANK_LETTERS = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
+_SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
+# Single letters that are also everyday words count as a rank only when written in capitals.
+_LETTERS_ONLY_CAPITAL = frozenset({"в", "к", "a"})
+
+_TOKENS = re.compile(
+    r"(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
+    r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
+    re.IGNORECASE,
+)
+TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be right too
+
+
+@dataclass(frozen=True)
+class Tok:
+    # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
+    # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
+    # | "unknown"
+    kind: str
+    text: str
+    player: str | None = None
+    players: tuple[str, ...] = ()  # the players an ambiguous name could be
+    rank: Rank | None = None
+    suit: Suit | None = None
+    count: int = 0
+    genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
+    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said
+
+
+class Names(Protocol):
+    def match(self, word: str) -> tuple[str, ...]: ...
+
+    def match_typo(self, word: str) -> tuple[str, ...]: ...
+
+    def is_pet_name(self, word: str) -> bool: ...
+
+    def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
+
+
+def _player_token(word: str, players: tuple[str, ...]) -> Tok:
+    if len(players) == 1:
+        return Tok("player", word, player=players[0])
+    return Tok("ambiguous", word, players=players)
+
+
+def _letter_token(word: str, low: str) -> Tok | None:
+    """One-letter ranks: В Д К Т, J Q K A (lower-case в, к and a are everyday words); suit letters."""
+    if low in _RANK_LETTERS and (low not in _LETTERS_ONLY_CAPITAL or word.isupper()):
+        return Tok("rank", word, rank=_RANK_LETTERS[low])
+    if low in _SUIT_LETTERS:
+        return Tok("suit-letter", word, suit=_SUIT_LETTERS[low])
+    return None
+
+
+def _card_word_token(word: str, known: CardWord) -> Tok:
+    if known.rank is not None:
+        if known.numeral and known.rank in COUNTING_RANKS:
+            return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
+        return Tok("rank", word, rank=known.rank)
+    return Tok("suit-before" if known.adjective else "suit-after", word, suit=known.suit,
+               plural=known.adjective and known.plural)
+
+
+def _form_token(word: str, form: str) -> Tok | None:
+    """What one form of a word (as written, or a dictionary form of it) says, if anything."""
+    if form in COUNTS:
+        return Tok("count", word, count=COUNTS[form])
+    known = card_word(form)
+    if known is not None:
+        return _card_word_token(word, known)
+    if form in _WIN_LEMMAS:
+        return Tok("win", word)
+    if form in FILLERS:
+        return Tok("filler", word)
+    return None
+
+
+def _small_word(word: str, low: str) -> Tok | None:
+    if low in _CORRECTIONS:
+        return Tok("correct", word)
+    if low in _NEGATIONS:
+        return Tok("not", word)
+    if low in FILLERS:
+        return Tok("and" if low in _AND else "filler", word)
+    if len(low) <= 3 and not (low in ("as", "ad") and not word.isupper()):
+        card = read_notation(word)
+        if card is not None:  # written cards: Дч, Кп, QH, Тб
+            return Tok("card", word, rank=card.rank, suit=card.suit)
+    return None
+
+
+def classify(word: str, names: Names, morphology: Morphology) -> Tok:
+    """One word of the text as a token: a player, a card word, a count, a filler … or unknown."""
+    players = names.match(word)
+    if players:
+        return _player_token(word, players)
+    low = fold(word)
+    found = _letter_token(word, low) if len(low) == 1 else None
+    found = found or _small_word(word, low)
+    if found is not None:
+        return found
+    for form in [low, *(fold(lemma) for lemma in morphology.lemmas(low))]:
+        found = _form_token(word, form)
+        if found is not None:
+            if found.kind == "rank" and morphology.genitive(low):
+                return Tok("rank", word, rank=found.rank, genitive=True)
+            return found
+    if any(low.startswith(stem) for stem in _WIN_STEMS):
+        return Tok("win", word)
+    return _guess(word, low, names, morphology)
+
+
+def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
+    """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
+    typo = None if morphology.common_word(low) else card_word_typo(low)
+    if typo is not None:
+        return _card_word_token(word, typo)
+    unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
+    players = names.match_typo(word) if unknown_word else ()
+    if players:
+        return _player_token(word, players)
+    if names.is_pet_name(word) or morphology.person_name(word):
+        return Tok("stranger", word)
+    return Tok("unknown", word)
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[str, ...]:
+    return tuple(form for form in word_forms() if len(form) >= TYPO_MIN_LENGTH and not form.isascii())
+
+
+@lru_cache(maxsize=4096)
+def card_word_typo(low: str) -> CardWord | None:
+    """The card word one letter away from `low` («кароль» → «король»), if exactly one meaning is."""
+    if len(low) < TYPO_MIN_LENGTH or low.isascii():
+        return None
+    near = process.extract(low, _vocabulary(), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
+    if len(low) < 5:
+        near = [n for n in near if n[0][0] == low[0]]
+    if not near:
+        return None
+    meanings = {(word_forms()[form].rank, word_forms()[form].suit) for form, _, _ in near}
+    if len(meanings) != 1:
+        return None
+    return min((word_forms()[form] for form, _, _ in near), key=lambda w: not w.adjective)  # «пиквой»: пиковой
+
+
+def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
+    out: list[Tok] = []
+    words = [(m.lastgroup, m.group()) for m in _TOKENS.finditer(text)]
+    i = 0
+    while i < len(words):
+        kind, value = words[i]
+        if kind == "word":
+            multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
+            if multi is not None:
+                player, used = multi
+                out.append(Tok("player", " ".join(v for _, v in words[i : i + used]), player=player))
+                i += used
+                continue
+            out.append(classify(value, names, morphology))
+        else:
+            out.append(_symbol_token(kind, value))
+        i += 1
+    return out
+
+
+def _symbol_token(kind: str | None, value: str) -> Tok:
+    if kind == "numcard":  # «6т», «10п»: a digit and a Cyrillic suit letter, written together
+        card = read_notation(value)
+        assert card is not None
+        return Tok("card", value, rank=card.rank, suit=card.suit)
+    if kind == "num":
+        return Tok("number", value, count=int(value) if len(value) <= 3 else 0)
+    if kind == "suit":
+        return Tok("suit-letter", value, suit=SUIT_SYMBOLS[value])
+    if kind == "q":
+        return Tok("unknown-suit", value)
+    return Tok("end" if kind == "end" else "pause", value)
+
+
+def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) -> tuple[str, int] | None:
+    chunk: list[str] = []
+    for k, v in words[i : i + 4]:
+        if k != "word":
+            break
+        chunk.append(v)
+    return names.multi_word(chunk) if len(chunk) > 1 else None
+
+
+def number_as(tok: Tok, nxt: Tok | None) -> Tok:
+    """A digit is a count before a rank word («2 туза»), else a rank («10 10 В»)."""
+    n = tok.count
+    if nxt is not None and nxt.kind == "rank" and not nxt.text[:1].isdigit() and len(nxt.text) > 1 and 1 <= n <= 4:
+        return Tok("count", tok.text, count=n)
+    if 2 <= n <= 10:
+        return Tok("rank", tok.text, rank=Rank(str(n)))
+    return Tok("unknown", tok.text)
