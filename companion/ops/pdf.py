@@ -5,7 +5,7 @@ A render takes up to a few seconds of CPU and tens of megabytes (300 rounds: ~1.
   slot within `PDF_QUEUE_SECONDS` gets 503 with Retry-After (`RenderBusy`);
 - a finished PDF is kept by (series, version, language, address) — a version
   is never rewritten, so a hit is exactly what a new render would give — as a
-  file in the instance folder's `pdf-cache`, which every worker process shares
+  file in `pdf-cache` beside the database, which every worker process shares
   (`RenderCache`);
 - WeasyPrint may read files of the app's static folder and the document's own
   `data:` URLs (`data_uri`), and nothing else: no network, no other file
@@ -189,7 +189,7 @@ class RenderCache:
     """PDFs by key, as files of one folder that every worker process of the app shares.
 
     Under `companion serve --workers N` a PDF rendered by one worker is answered from this
-    folder by the others (the instance folder's `pdf-cache/<build>`, see `cache_folder`). A file is written whole under
+    folder by the others (`pdf-cache/<build>` beside the database, see `cache_folder`). A file is written whole under
     a temporary name and renamed into place, so a reader sees a finished PDF or none. Bounded
     in bytes: past `max_bytes`, the files least recently used (by their modification time,
     which a hit renews) are removed first.
@@ -316,12 +316,14 @@ def build_stamp(folders: Sequence[str | Path]) -> str:
 
 
 def cache_folder(app: Any) -> Path:
-    """`<instance>/pdf-cache/<build stamp>`; the folders of other builds are removed (best effort)."""
+    """`pdf-cache/<build stamp>` beside the database (`PDF_CACHE_FOLDER` overrides `pdf-cache`); the folders
+    of other builds are removed (best effort)."""
     import shutil
 
     from companion import PACKAGE
+    from companion.storage.database import shared_folder
 
-    base = Path(app.config.get("PDF_CACHE_FOLDER") or Path(app.instance_path) / "pdf-cache")
+    base = Path(app.config.get("PDF_CACHE_FOLDER") or shared_folder(app) / "pdf-cache")
     stamp = build_stamp([PACKAGE, app.template_folder, app.static_folder])
     if base.is_dir():
         for other in base.iterdir():

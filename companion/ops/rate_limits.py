@@ -3,8 +3,8 @@
 Flask-Limiter's `memory://` storage counts per process, so under `companion serve
 --workers N` a client had N times its limit. Redis or memcached would share the
 counters, but a club's server runs one machine and no such service; SQLite is
-already there. `sqlite:///<path>` (the default: `ratelimits.sqlite3` in the
-instance folder, apart from the series database so that its backups and locks never
+already there. `sqlite:///<path>` (the default: `ratelimits.sqlite3` beside the
+series database, apart from the series database so that its backups and locks never
 meet the counters) keeps one row per counter; an increment is one statement, so two
 workers counting at once both count. Fixed windows only (Flask-Limiter's default
 strategy); the counters are not worth an fsync (`synchronous = OFF`): a crash of the

@@ -2,7 +2,7 @@
 
 `companion serve --workers N` forks N processes of the same app; whatever one of them
 keeps only in its memory, the others do not see. The PDF cache, the rate-limit counters
-and the idempotency keys live in the instance folder (files, SQLite), so they are shared.
+and the idempotency keys live beside the database (files, SQLite), so they are shared.
 """
 
 from __future__ import annotations
