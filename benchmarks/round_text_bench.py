@@ -9,8 +9,10 @@ unrecognised words and, where the case says `ready`, the same readiness.
 
 - cases.toml: issue 10's set (tuning and held-out halves);
 - spoken_dev.toml: issue 21's spoken rounds, written before tuning and tuned on;
-- spoken_heldout.toml: issue 21's spoken rounds written blind, scored only
-  (measured once, when it arrived).
+- spoken_dev2.toml: issue 21's first blind set (was spoken_heldout.toml), scored
+  blind once, then read and tuned on: tuning material now;
+- spoken_heldout2.toml: issue 21's second blind set, written by another helper,
+  never read while tuning (measured once, after the last change).
 
     python benchmarks/round_text_bench.py [--show-failures] [set.toml …]
 """
@@ -29,7 +31,7 @@ from companion.core.rules import get_ruleset  # noqa: E402
 from companion.language.dictation import Slot, parse  # noqa: E402
 
 SETS = Path(__file__).parent / "round_text_eval"
-DEFAULT_SETS = ("cases.toml", "spoken_dev.toml", "spoken_heldout.toml")
+DEFAULT_SETS = ("cases.toml", "spoken_dev.toml", "spoken_dev2.toml", "spoken_heldout2.toml")
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards
 VOICE_TAPS = 3  # the field, the keyboard's microphone, save
 

@@ -168,6 +168,17 @@
     if (document.documentElement.classList.contains("settling")) settle(700);
   });
 
+  // A new page starts at its top (boosted pages would keep the old scroll: scrollIntoViewOnBoost is off);
+  // a form answered in place (not redirected) keeps its place, and firstError shows the error.
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var d = e.detail;
+    if (!d.boosted || !d.xhr) return;
+    var path = function (url) { return new URL(url, location.href).pathname; };
+    var rerendered = d.requestConfig && d.requestConfig.verb !== "get" && d.xhr.responseURL &&
+      path(d.xhr.responseURL) === path(d.pathInfo.requestPath);  // answered in place, not redirected
+    if (!rerendered && !document.querySelector("[data-first-error]")) window.scrollTo(0, 0);
+  });
+
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (e) { init(e.target); });
 

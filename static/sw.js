@@ -1,6 +1,6 @@
 // Caches the static shell only (CSS, JS, icons); pages and scores always come from the server.
-const SHELL = "shell-v3";
-const FILES = ["/static/app.css", "/static/boot.js", "/static/app.js", "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon.svg"];
+const SHELL = "shell-v4";
+const FILES = ["/static/app.css", "/static/boot.js", "/static/app.js", "/static/offline.js", "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));

@@ -17,6 +17,7 @@ from companion.language.spoken_words import ABSENT, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 
 
 @dataclass
@@ -114,6 +115,15 @@ class Corrections:
         # said not to be there before it was said: what follows takes its place all the same («не три туза, а два»)
         self.replace = Group(rank, [suit], [], self.current, self.stranger, finishing=self.want_finish, dropped=True)
 
+    def recount(self, rank: Rank, how_many: int) -> bool:
+        """«три туза, не два туза»: the cards just said, said again with another count after «не», are corrected
+        (it is the count that was wrong); what follows adds to the hand."""
+        last = self.last
+        if last is None or last.dropped or last.rank is not rank or len(last.suits) == how_many:
+            return False
+        self.negating, self.replace = False, last
+        return True
+
     def correct_suit(self, tok: Tok, nxt: Tok | None) -> bool:
         """«на даме пик, нет, треф»: only the suit is taken back."""
         group = self.replace
@@ -134,6 +144,9 @@ class Corrections:
 
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
+        after = self.next(k)
+        if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+            return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
         if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True

@@ -22,21 +22,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Card, Suit, fold
+from companion.core.cards import Suit, fold
 from companion.core.rules import Options
 from companion.language import morphology
-from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.checks import Checks
+from companion.language.corrections import SKIPPED, Group
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
     ASSUME_ORDER,
     ParsedRound,
     Question,
     Slot,
-    correction_question,
-    name_question,
     settle,
 )
-from companion.language.spoken_words import FILLERS, Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
@@ -46,7 +46,7 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 
 
 @dataclass
-class _Reader(Corrections):
+class _Reader(Suits, Checks):
     toks: list[Tok]
     result: ParsedRound
     groups: list[Group] = field(default_factory=list)
@@ -73,14 +73,19 @@ class _Reader(Corrections):
     correction: str = ""  # the last correction word said («нет», «ой»)
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+    guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
+    unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
+    fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
+    plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
+    sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
-            "player": self.on_player, "ambiguous": self.on_stranger, "stranger": self.on_stranger,
+            "player": self.on_name, "ambiguous": self.on_stranger, "stranger": self.on_stranger,
             "win": self.on_win, "rank": self.on_card, "card": self.on_card, "suit-after": self.on_suit,
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
-            "unknown-suit": self.on_unknown_suit,
+            "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
@@ -90,6 +95,9 @@ class _Reader(Corrections):
                 self.toks[k] = tok
             if tok.kind in SKIPPED:
                 self.on_skipped(tok, k)
+                self.cards_before_name(tok, k)
+                continue
+            if self.counts_cards(tok, k):
                 continue
             handlers.get(tok.kind, self.on_unknown)(tok, k)
         self.on_end(Tok("end", ""), len(self.toks))
@@ -97,6 +105,11 @@ class _Reader(Corrections):
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
 
     # -- names ------------------------------------------------------------------
+
+    def on_name(self, tok: Tok, k: int) -> None:
+        if tok.guessed and tok.player is not None:  # «Бариса»: read as Борис, and asked
+            self.guesses.append((tok.text, tok.player))
+        self.on_player(tok, k)
 
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
@@ -125,9 +138,20 @@ class _Reader(Corrections):
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False
         self.named_winner = None
         if self.win_pending:
-            self.result.winner, self.win_pending, self.want_finish, self.fallback = tok.player, False, True, None
-            self.named_winner = tok.player
-            self.finish_from_orphans()
+            self.become_winner(tok, tok.player, k)
+
+    def become_winner(self, tok: Tok, player: str, k: int) -> None:
+        """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
+        дама»: whoever went out, not Боря (asked)."""
+        if self.owner_said(k):
+            self.doubts.append(tok.text)
+            self.win_pending, self.fallback = False, None
+            return
+        if self.result.winner not in (None, player):
+            self.doubts.append(tok.text)
+        self.result.winner, self.win_pending, self.want_finish, self.fallback = player, False, True, None
+        self.named_winner = player
+        self.finish_from_orphans()
 
     def finish_from_orphans(self) -> None:
         """«на даме червей вышла Аня»: the one card said before the winner's name is the finishing card."""
@@ -135,6 +159,10 @@ class _Reader(Corrections):
             group = self.orphans.pop()
             group.owner, group.finishing, self.want_finish = self.result.winner, True, False
             self.current = None
+        for group in self.orphans:  # «туз и король, вышла Аня»: whose? not the next name's
+            self.result.unrecognised.extend(group.words)
+            group.dropped = True
+        self.orphans = []
 
     def on_stranger(self, tok: Tok, k: int) -> None:
         """A name of nobody at the table, or of two players: its cards go with it into a question."""
@@ -151,7 +179,13 @@ class _Reader(Corrections):
         self.replace, self.negating, self.last = None, False, None
 
     def on_win(self, tok: Tok, k: int) -> None:
-        if self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
+        if self.stranger is not None and not self.listed:  # «Фая вышла» and no Фая here: nobody here went out
+            self.want_finish = self.win_pending = False
+        elif self.result.winner is not None and self.in_sentence == self.result.winner:
+            pass  # «Юля вышла семёркой бубей, вышла»: said again
+        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence):
+            pass  # «Аня семёркой треф вышла»
+        elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
             self.named_winner = self.in_sentence
         else:  # «Вышла Вера», «у Бориса семёрка, вышла Аня»: the name follows
@@ -167,10 +201,11 @@ class _Reader(Corrections):
             suit = self.suit_before[0]
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
+        self.how_many(tok, k, counted=self.count is not None)
         self.suit_before = self.count = None
         if how_many == 1 and self.absent(tok, k):
             pass
-        elif self.negating:
+        elif self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
         elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
             pass
@@ -182,6 +217,7 @@ class _Reader(Corrections):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
+        self.reach(heir, group)
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
         if heir is not None:  # a correction: the new cards take the place of the old ones
@@ -235,57 +271,6 @@ class _Reader(Corrections):
             same[0].fill(suit, tok.text)
         self.last, self.paused = same[0], False
         return True
-
-    # -- suits ---------------------------------------------------------------------
-
-    def on_suit(self, tok: Tok, k: int) -> None:
-        """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
-        assert tok.suit is not None
-        nxt = self.next(k)
-        if self.correct_suit(tok, nxt) or self.fill_last(tok):
-            return
-        if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
-            self.suit_before = (tok.suit, tok.text)
-        elif fold(tok.text) not in FILLERS:  # «к» is also a preposition
-            self.result.unrecognised.append(tok.text)
-
-    def on_suit_before(self, tok: Tok, k: int) -> None:
-        """«пиковый король»; «восьмёркой бубновой», «туз бубновый» after its rank."""
-        assert tok.suit is not None
-        if self.suit_before is not None:
-            self.result.unrecognised.append(self.suit_before[1])
-            self.suit_before = None
-        nxt = self.next(k, SKIPPED)
-        after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
-        if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
-            return
-        self.suit_before = (tok.suit, tok.text)
-
-    def fill_last(self, tok: Tok) -> bool:
-        if tok.plural and self.fill_all(tok):
-            return True
-        last = self.last
-        if last is None or last.dropped or (self.paused and len(last.suits) == 1):
-            return False
-        assert tok.suit is not None
-        if not last.fill(tok.suit, tok.text):
-            return False
-        self.paused = False
-        return True
-
-    def fill_all(self, tok: Tok) -> bool:
-        """«дама и валет червовые»: a plural suit adjective gives its suit to every card just said without one."""
-        last = self.last
-        if last is None:
-            return False
-        assert tok.suit is not None
-        open_groups = [g for g in self.groups[self.clause :] if not g.dropped and None in g.suits
-                       and (g.owner, g.stranger) == (last.owner, last.stranger)]
-        for group in open_groups:
-            while group.fill(tok.suit, tok.text):
-                pass
-        self.paused = False
-        return bool(open_groups)
 
     # -- counts and corrections ---------------------------------------------------------
 
@@ -349,13 +334,7 @@ class _Reader(Corrections):
                     result.finishing = slot
                 else:
                     result.hands.setdefault(slot.owner, []).append(slot)
-        for index, tok in enumerate(self.strangers):
-            cards = tuple(g.rank if s is None else Card(g.rank, s)
-                          for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
-            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
-        for words in dict.fromkeys(self.doubts):
-            result.questions.append(correction_question(words))
-
+        self.ask()
 
 def parse_round_text(
     text: str, players: Sequence[str], options: Options | None = None, morphology: Morphology | None = None

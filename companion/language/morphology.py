@@ -66,6 +66,14 @@ def genitive(word: str) -> bool:
     return is_cyrillic(word) and any("gent" in parse.tag for parse in analyzer().parse(word))
 
 
+@lru_cache(maxsize=8192)
+def genitive_lemmas(word: str) -> tuple[str, ...]:
+    """The dictionary forms of the word's genitive readings («валентина» → «валентин»; not «валентина»)."""
+    if not is_cyrillic(word):
+        return ()
+    return tuple(dict.fromkeys(p.normal_form for p in analyzer().parse(word) if p.tag.case == "gent"))
+
+
 class Pymorphy:
     """The dictation reader's view of this module (language/spoken_words.Morphology)."""
 
@@ -74,3 +82,4 @@ class Pymorphy:
     person_name = staticmethod(person_name)
     known = staticmethod(known)
     genitive = staticmethod(genitive)
+    genitive_lemmas = staticmethod(genitive_lemmas)

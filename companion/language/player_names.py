@@ -43,6 +43,23 @@ def _stem(name: str) -> str:
     return name[:-1] if len(name) > 2 and name[-1] in "аяоеыийь" else name
 
 
+_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк")  # Полинка, Олеська, Зоечка, Егорушка
+
+
+def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
+    """A name's stems and the suffixes each takes before a case ending: «полин» (nothing or «к»), «зой» («к»)."""
+    stem = _stem(form)
+    stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE) if len(stem) >= 3 else ("",))]
+    if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
+        stems.append((form[:-1] + "й", ("к",)))
+    return stems
+
+
+def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
+    return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS and (suffix == "" or rest != suffix)
+               for suffix in suffixes)
+
+
 class PlayerNames:
     """Finds the players a word names: «Бориса», «Ане», «у федора», "Anna's", «Катюхе»."""
 
@@ -70,24 +87,29 @@ class PlayerNames:
     def match(self, word: str) -> tuple[str, ...]:
         """The players `word` can name: one, two or more (then ask), or none."""
         candidates = self._candidates(word)
-        for form in candidates:  # the player's own name first: «Саши» is Саша even beside Александр
-            if form in self.own:
-                return (self.own[form],)
+        own = [self.own[form] for form in candidates if form in self.own]
+        if own and candidates[0] in self.own:  # «Валентина»: Валентина, or Валентин's genitive: ask
+            return self._ordered(set(own))
+        if own:  # the player's own name first: «Саши» is Саша even beside Александр
+            return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
         return self._ordered(found) if found else self._by_ending(candidates[0])
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
-        """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending."""
+        """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or
+        the stem, a diminutive suffix and an ending («Полинки», «Зойке», «Олеськи»). Two players: both."""
         best, found = 0, set()
         for form, players in self.forms.items():
-            stem = _stem(form)
-            least = 2 if form in self.own else 3
-            if " " in form or len(stem) < least or not low.startswith(stem) or low[len(stem):] not in _ENDINGS:
+            if " " in form:
                 continue
-            if len(stem) > best:
-                best, found = len(stem), set(players)
-            elif len(stem) == best:
-                found |= players
+            least = 2 if form in self.own else 3
+            for stem, suffixes in _stems(form):
+                if len(stem) < least or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
+                    continue
+                if len(stem) > best:
+                    best, found = len(stem), set(players)
+                elif len(stem) == best:
+                    found |= players
         return self._ordered(found)
 
     def match_typo(self, word: str) -> tuple[str, ...]:

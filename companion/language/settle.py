@@ -28,7 +28,8 @@ class Question:
     """Something the table must answer or check; `template` is a message id, `params` fill it."""
 
     # "which-suit" | "suit-assumed" | "no-finishing-card" | "no-winner" | "too-many" | "twice" | "no-hand"
-    # | "unknown-player" | "which-player" | "winner-holds" | "unclear-correction"
+    # | "unknown-player" | "which-player" | "winner-holds" | "unclear-correction" | "name-guessed" | "which-card"
+    # | "hand-size" | "how-many"
     kind: str
     template: Msg
     params: Mapping[str, Any]
@@ -256,6 +257,25 @@ def name_question(name: str, players: tuple[str, ...], cards: tuple[Card | Rank,
 def correction_question(words: str) -> Question:
     return Question("unclear-correction", N_("It is not clear what «%(words)s» corrects: check the grid."),
                     {"words": words})
+
+
+def guess_question(word: str, player: str) -> Question:
+    return Question("name-guessed", N_("«%(word)s» was read as %(player)s: check their cards in the grid."),
+                    {"word": word, "player": player})
+
+
+def size_question(player: str, said: int, named: int) -> Question:
+    return Question("hand-size", N_("%(player)s: %(said)s cards were said, but %(named)s are named: check the grid."),
+                    {"player": player, "said": said, "named": named})
+
+
+def plural_question(word: str) -> Question:
+    return Question("how-many", N_("«%(word)s»: how many? Say the number or tap them in the grid."), {"word": word})
+
+
+def placement_question(word: str) -> Question:
+    return Question("which-card", N_("It is not clear which card «%(word)s» is the suit of: check the grid."),
+                    {"word": word})
 
 
 def _drop(result: ParsedRound, slot: Slot) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -55,6 +55,10 @@ class Morphology(Protocol):
         """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
         ...
 
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
+        ...
+
 
 class NoMorphology:
     """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
@@ -74,6 +78,9 @@ class NoMorphology:
     def genitive(self, word: str) -> bool:
         return False
 
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -90,11 +97,16 @@ _WIN_LEMMAS = _words(
     "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить "
     "out won win wins finished finishes closed"
 )
+# Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать")
+# Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
+CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
+OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
 FILLERS = _words(
     """у и а но ещё еще есть осталось остались остался осталась оставалось на с со в во из от до по к ко
@@ -102,7 +114,8 @@ FILLERS = _words(
     последний последним последнее его её ее неё нее него них ним ней ей ему им она он они оно тоже также
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
-    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как
+    ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
+    досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -126,7 +139,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "unknown"
+    # | "draw" | "or" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -135,7 +148,8 @@ class Tok:
     suit: Suit | None = None
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
-    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said
+    plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
+    guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 
 class Names(Protocol):
@@ -148,9 +162,9 @@ class Names(Protocol):
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
 
-def _player_token(word: str, players: tuple[str, ...]) -> Tok:
+def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
     if len(players) == 1:
-        return Tok("player", word, player=players[0])
+        return Tok("player", word, player=players[0], guessed=guessed)
     return Tok("ambiguous", word, players=players)
 
 
@@ -167,7 +181,7 @@ def _card_word_token(word: str, known: CardWord) -> Tok:
     if known.rank is not None:
         if known.numeral and known.rank in COUNTING_RANKS:
             return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
-        return Tok("rank", word, rank=known.rank)
+        return Tok("rank", word, rank=known.rank, plural=known.plural)
     return Tok("suit-before" if known.adjective else "suit-after", word, suit=known.suit,
                plural=known.adjective and known.plural)
 
@@ -181,6 +195,8 @@ def _form_token(word: str, form: str) -> Tok | None:
         return _card_word_token(word, known)
     if form in _WIN_LEMMAS:
         return Tok("win", word)
+    if form in _DRAW_LEMMAS:
+        return Tok("draw", word)
     if form in FILLERS:
         return Tok("filler", word)
     return None
@@ -191,6 +207,8 @@ def _small_word(word: str, low: str) -> Tok | None:
         return Tok("correct", word)
     if low in _NEGATIONS:
         return Tok("not", word)
+    if low in OR:
+        return Tok("or", word)
     if low in FILLERS:
         return Tok("and" if low in _AND else "filler", word)
     if len(low) <= 3 and not (low in ("as", "ad") and not word.isupper()):
@@ -223,14 +241,15 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
 
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
+    a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     typo = None if morphology.common_word(low) else card_word_typo(low)
-    if typo is not None:
-        return _card_word_token(word, typo)
+    if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
+        return replace(_card_word_token(word, typo), guessed=a_name)
     unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
     players = names.match_typo(word) if unknown_word else ()
     if players:
-        return _player_token(word, players)
-    if names.is_pet_name(word) or morphology.person_name(word):
+        return _player_token(word, players, guessed=True)
+    if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
 
@@ -273,6 +292,28 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
+    return _names_by_place(out, morphology)
+
+
+_NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
+
+
+def _names_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
+    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a name of nobody here:
+    its cards go with it into a question, never to the player named before. After «у» a name is a genitive:
+    «у Валентина» is Валентин's, not Валентина's."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
+        if tok.kind == "ambiguous" and after_u:
+            lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
+            genitive = [p for p in tok.players if fold(p) in lemmas]
+            out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
+        if tok.kind != "unknown" and not (tok.guessed and tok.player is None):
+            continue
+        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
+        if after_u or before_win:
+            out[k] = Tok("stranger", tok.text)
     return out
 
 
@@ -299,11 +340,49 @@ def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) 
     return names.multi_word(chunk) if len(chunk) > 1 else None
 
 
+def numeral(tok: Tok) -> int | None:
+    """How many a number word or digits say («три», "3", «пять»), if the token is one."""
+    if tok.kind in ("count", "number"):
+        return tok.count or None
+    known = card_word(fold(tok.text)) if tok.kind == "rank" else None
+    if known is not None and known.numeral and tok.rank is not None and tok.rank.value.isdigit():
+        return int(tok.rank.value)
+    return None
+
+
 def number_as(tok: Tok, nxt: Tok | None) -> Tok:
     """A digit is a count before a rank word («2 туза»), else a rank («10 10 В»)."""
     n = tok.count
+    if nxt is not None and fold(nxt.text) in CARD_NOUNS:
+        return Tok("count", tok.text, count=n)
     if nxt is not None and nxt.kind == "rank" and not nxt.text[:1].isdigit() and len(nxt.text) > 1 and 1 <= n <= 4:
         return Tok("count", tok.text, count=n)
     if 2 <= n <= 10:
         return Tok("rank", tok.text, rank=Rank(str(n)))
     return Tok("unknown", tok.text)
+
+
+# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
+# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
+_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
+_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
+                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
+
+
+def rank_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
+    low = fold(tok.text)
+    if tok.rank is None or len(low) < 3 or low.isascii():
+        return None
+    known = card_word(low) or card_word_typo(low)
+    if known is None or known.numeral or known.rank is None:
+        return None
+    return "m" if tok.rank in _MASCULINE_RANKS else "f"
+
+
+def adjective_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
+    low = fold(tok.text)
+    if tok.plural or tok.kind != "suit-before":
+        return None
+    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)

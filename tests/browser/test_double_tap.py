@@ -81,7 +81,7 @@ def test_a_double_tapped_save_records_one_round(browser: Any, base_url: str) -> 
 
 
 @pytest.mark.parametrize("js", [False, True], ids=["no-js", "js"])
-def test_an_undone_round_is_restored_from_the_history_in_one_tap(browser: Any, base_url: str, js: bool) -> None:
+def test_an_undone_round_is_restored_from_the_history_once(browser: Any, base_url: str, js: bool) -> None:
     context = browser.new_context(viewport=PHONE, locale="ru-RU", java_script_enabled=js, service_workers="block")
     context.set_default_timeout(8000)
     try:
@@ -96,7 +96,9 @@ def test_an_undone_round_is_restored_from_the_history_in_one_tap(browser: Any, b
         page.get_by_role("button", name=re.compile("Отменить раунд 1")).click()
         expect(total(page, "B")).to_have_text("0")
         assert rounds(page, base_url, series_id) == 0
-        page.get_by_role("button", name=re.compile("Вернуть раунд 1")).click()  # one tap in the history
+        page.get_by_role("button", name=re.compile("Вернуть раунд 1")).click()  # it asks first (issue 21)
+        if not js:  # the question is a page: one more tap to bring it back
+            page.get_by_role("button", name="Вернуть", exact=True).click()
         expect(total(page, "B")).to_have_text("11")
         assert rounds(page, base_url, series_id) == 1
         expect(page.get_by_role("button", name=re.compile("Вернуть раунд 1"))).to_have_count(0)  # restored once

@@ -414,3 +414,151 @@ def test_a_round_said_with_every_suit_reads_back_exactly(data: Any) -> None:
     assert r.winner == winner and r.finishing_card == str(finishing), text
     assert r.hand_texts() == {p: [str(c) for c in cs] for p, cs in hands.items()}, text
     assert r.exact and not r.questions, text
+
+
+# -- dictation2: "ready" only when nothing was guessed ------------------------------------------------------
+
+
+def test_a_name_one_letter_off_is_read_but_asked() -> None:
+    r = parse("Аня вышла на тузе пик у Бариса король у Веры семерка", PLAYERS, IGRAFAN)
+    assert [s.rank for s in r.hands["Борис"]] == [Rank.KING]
+    assert not r.exact
+    asked = [q for q in r.questions if q.kind == "name-guessed"]
+    assert [(q.params["word"], q.params["player"]) for q in asked] == [("Бариса", "Борис")]
+
+
+def test_an_unknown_word_after_u_is_a_name_of_nobody_and_takes_its_cards() -> None:
+    r = parse("аня вышла на десятке треф у бориса король и валет у пети туз и дама у веры восьмёрка",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Борис"]) == ["J", "K"]
+    assert not r.exact
+    asked = [q for q in r.questions if q.kind == "unknown-player"]
+    assert len(asked) == 1 and len(asked[0].params["cards"]) == 2
+
+
+def test_an_unknown_winner_is_nobody_here_and_no_later_name_takes_the_win() -> None:
+    r = parse("фрося вышла валетом у глеба десятка и туз у эмиля восьмёрка", ["Фаина", "Глеб", "Эмиль"], IGRAFAN)
+    assert r.winner is None and r.finishing is None
+    assert sorted(s.rank.value for s in r.hands["Глеб"]) == ["10", "A"]
+    assert not r.exact
+
+
+def test_a_suit_adjective_goes_to_the_card_it_agrees_with() -> None:
+    r = parse("аня вышла восьмёркой бубен боря туз бубновый десятка и валет вера дама и король",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert sorted(s.text for s in r.hands["Борис"] if not s.assumed) == ["A♦"]
+    assert all(s.suit is not Suit.DIAMONDS for s in r.hands["Борис"] if s.rank is Rank.TEN)
+    r = parse("коля вышел на короле червей у гены два туза пиковый и трефовый и девятка",
+              ["Коля", "Гена"], IGRAFAN)
+    assert sorted(s.text for s in r.hands["Гена"] if not s.assumed) == ["A♠", "A♣"]
+
+
+def test_a_suit_adjective_that_fits_both_cards_is_asked() -> None:
+    r = parse("аня вышла на даме пик у бори туз бубновый король", ["Аня", "Борис"], IGRAFAN)
+    assert not r.exact
+    assert [q.params["word"] for q in r.questions if q.kind == "which-card"] == ["бубновый"]
+
+
+def test_ne_with_another_count_corrects_the_count() -> None:
+    r = parse("алёна вышла на десятке червей у вадика три туза не два туза и король", ["Алёна", "Вадим"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Вадим"]) == ["A", "A", "K"]
+    assert r.exact
+
+
+def test_a_diminutive_suffix_on_a_players_name_is_that_player() -> None:
+    players = ["Аня", "Полина", "Зоя", "Олеся"]
+    r = parse("аня вышла на тузе пик у полинки девятка у зойки восьмёрка у олеськи король", players, IGRAFAN)
+    assert {p: [s.rank.value for s in hand] for p, hand in r.hands.items()} == {
+        "Полина": ["9"], "Зоя": ["8"], "Олеся": ["K"]}
+
+
+def test_a_word_that_is_one_players_name_and_anothers_case_form_is_asked_unless_u_tells() -> None:
+    players = ["Гена", "Валентин", "Валентина"]
+    r = parse("гена вышел на тузе бубей валентина король", players, IGRAFAN)
+    assert r.hands == {} and not r.exact
+    assert [q.kind for q in r.questions if q.kind == "which-player"] == ["which-player"]
+    r = parse("гена вышел на тузе бубей у валентина король у валентины дама пик", players, IGRAFAN)
+    assert [s.rank for s in r.hands["Валентин"]] == [Rank.KING] and r.hand_texts()["Валентина"] == ["Q♠"]
+    assert not [q for q in r.questions if q.kind == "which-player"]
+
+
+def test_a_suit_said_as_one_or_another_is_not_known() -> None:
+    r = parse("фая вышла валетом у глеба десятка пик или треф не помню и туз", ["Фаина", "Глеб"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Глеб"]) == ["10", "A"]
+    assert all(s.assumed for s in r.hands["Глеб"]) and r.unrecognised == []
+    r = parse("фая вышла валетом у глеба дама пик или треф", ["Фаина", "Глеб"], IGRAFAN)
+    assert r.hand_texts()["Глеб"] == ["Q?"] and not r.exact
+
+
+def test_cards_after_s_and_then_a_name_are_that_names() -> None:
+    r = parse("миша закрылся восьмёркой треф у лены валет и король а с тузом и королём остался саша",
+              ["Миша", "Лена", "Саша"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Лена"]) == ["J", "K"]
+    assert sorted(s.rank.value for s in r.hands["Саша"]) == ["A", "K"]
+    r = parse("вова вышел тузом бубей саша с двумя вальтами и дамой лена с десяткой", ["Вова", "Саша", "Лена"],
+              IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Саша"]) == ["J", "J", "Q"]
+
+
+def test_a_hand_size_said_is_checked_against_the_cards_named() -> None:
+    players = ["Тима", "Соня"]
+    r = parse("тима вышел на десятке червей у сони три карты шестёрка семёрка восьмёрка", players, IGRAFAN)
+    assert r.exact and r.unrecognised == []
+    r = parse("тима вышел на десятке червей у сони три карты шестёрка семёрка", players, IGRAFAN)
+    assert not r.exact and [q.params["said"] for q in r.questions if q.kind == "hand-size"] == [3]
+
+
+def test_cards_drawn_from_the_stock_are_not_cards_held() -> None:
+    r = parse("лёха вышел королём пик ксюха взяла пять это валет и туз", ["Алексей", "Ксения"], IGRAFAN)
+    assert sorted(s.rank.value for s in r.hands["Ксения"]) == ["A", "J"] and r.exact
+
+
+def test_one_of_them_with_a_suit_fills_one_card_of_the_group() -> None:
+    r = parse("гоша вышел на тузе у риты две дамы одна червовая", ["Гоша", "Рита"], IGRAFAN)
+    assert r.unrecognised == [] and sorted(s.text for s in r.hands["Рита"] if s.suit is Suit.HEARTS) == ["Q♥"]
+
+
+def test_went_out_said_again_keeps_the_winner_and_a_second_winner_is_asked() -> None:
+    players = ["Игорь", "Юля", "Стас"]
+    r = parse("юлька вышла семёркой бубей вышла а у игоря туз у стаса девятка", players, IGRAFAN)
+    assert r.winner == "Юля" and r.exact
+    r = parse("юля вышла на семёрке бубей у игоря туз вышел стас", players, IGRAFAN)
+    assert not r.exact
+
+
+def test_a_plural_rank_without_a_number_asks_how_many() -> None:
+    r = parse("аня вышла на семёрке треф у бориса тузы у веры десятка", PLAYERS, IGRAFAN)
+    assert not r.exact and [q.params["word"] for q in r.questions if q.kind == "how-many"] == ["тузы"]
+    r = parse("аня вышла на семёрке треф у бориса две десятки у веры ничего кроме дамы бубей", PLAYERS, IGRAFAN)
+    assert r.exact and r.hand_texts()["Вера"] == ["Q♦"]
+
+
+def test_a_suit_word_before_i_belongs_to_the_card_before() -> None:
+    r = parse("аня вышла дамой червей у бори король бубновый и туз у веры десятка", PLAYERS, IGRAFAN)
+    assert [s.text for s in r.hands["Борис"] if not s.assumed] == ["K♦"] and r.exact
+
+
+def test_a_correction_after_several_cards_whose_reach_is_unclear_is_asked() -> None:
+    players = ["Маша", "Миша", "Дима"]
+    r = parse("маша вышла на тузе пик у миши король и туз точнее король и дама у димы дама пик", players, IGRAFAN)
+    assert not r.exact and [q.kind for q in r.questions if q.kind == "unclear-correction"]
+    r = parse("маша вышла на тузе пик у миши король и туз точнее дама у димы дама пик", players, IGRAFAN)
+    assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["K", "Q"]
+    r = parse("маша вышла на тузе пик у миши семёрка нет восьмёрка и король у димы дама пик", players, IGRAFAN)
+    assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["8", "K"]
+
+
+def test_the_card_said_between_the_name_and_went_out_is_the_finishing_card() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("аня семёркой треф вышла у бори дама пик у веры валет", players, IGRAFAN)
+    assert r.winner == "Аня" and r.finishing_card == "7♣" and "Аня" not in r.hands and r.exact
+
+
+def test_a_name_after_u_never_takes_a_pending_win() -> None:
+    r = parse("у бори туз вышла у веры валет", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert r.winner != "Вера" and not r.exact
+
+
+def test_cards_before_the_winners_name_that_cannot_be_the_finishing_card_go_nowhere() -> None:
+    r = parse("туз и король вышла аня у бори дама пик у веры валет", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert r.hand_texts()["Борис"] == ["Q♠"] and r.unrecognised == ["туз", "король"] and not r.exact

@@ -28,7 +28,7 @@ from companion.web.http.conditional import conditional
 from companion.web.http.links import public_url, qr_png
 from companion.web.http.pages import load_or_404
 from companion.web.pages.tables import series_rules_lines
-from companion.web.present.numbers import minus, signed
+from companion.web.present.numbers import minus, signed, zone_key
 from companion.web.present.scoresheet import Sheet, scoresheet
 from companion.web.present.series_view import Cell, SeriesView, event_text, history_view, series_view
 
@@ -157,7 +157,7 @@ def sheet_html(series: Series) -> str:
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
-    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url)
+    key = (series.id, series.version, series.row.updated_at, current_language(), request.host_url, zone_key())
     return renderer.get_or_render(
         key,
         lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
@@ -176,7 +176,8 @@ def scoresheet_pdf(series_id: str) -> Response:
 
     headers = {"Vary": "Accept-Language, Cookie", "Cache-Control": "private, no-cache"}
     try:
-        return conditional(f"pdf-{series.id}-v{series.version}-{current_language()}", render, headers=headers)
+        etag = f"pdf-{series.id}-v{series.version}-{current_language()}-{zone_key()}"  # its times are the table's
+        return conditional(etag, render, headers=headers)
     except pdf.RenderBusy:
         response = answer(
             503,

@@ -20,6 +20,7 @@ from companion.web.http.conditional import conditional
 from companion.web.http.edit_rights import can_edit, can_edit_row
 from companion.web.http.pages import is_fragment, load_or_404, page
 from companion.web.http.recent import remember_recent
+from companion.web.present.restore import restore_effect
 from companion.web.present.series_view import history_view, series_view
 
 bp = Blueprint("series", __name__)
@@ -75,11 +76,16 @@ def render_series(series: Series, status: int = 200, message: str | None = None)
     editor = can_edit(series)
     # Just saved from this phone (?saved=<version> and nothing changed since): offer to undo that round.
     just_saved = request.args.get("saved") == str(series.version) and editor and bool(series.entries)
+    changes = round_history(get_db(), series.id)
+    history = history_view(changes)
+    # «Bring round N back» asks first, naming what it changes (an editor's button only)
+    restores = {h["change"]: restore_effect(series, changes[h["change"] - 1]) for h in history
+                if editor and h["restorable"]}
     response = page(
         template, status, vary=SERIES_HEADERS["Vary"],
         game=series, standings=series.standings, view=series_view(series), editor=editor,
         undo=len(series.entries) if just_saved and not is_fragment() else None,
-        history=history_view(round_history(get_db(), series.id)), message=message,
+        history=history, restores=restores, message=message,
         poll_etag=f'W/"{standings_etag(series.row, True)}"',
     )
     response.headers.update(SERIES_HEADERS)

@@ -25,6 +25,7 @@ from companion.web.http.edit_rights import can_edit
 from companion.web.http.links import public_url, qr_png, qr_svg
 from companion.web.http.pages import load_or_404, page, see_other
 from companion.web.http.recent import recent_ids
+from companion.web.present.numbers import zone_key
 from companion.web.present.series_view import PALETTE
 from companion.web.present.table_view import pairs, rival_line, table_view
 
@@ -42,7 +43,7 @@ def series_rows(table: tables.Table) -> list[dict[str, Any]]:
             {
                 "n": n,
                 "id": game.id,
-                "date": game.row.created_at[:10],
+                "date": game.row.created_at,  # the page prints it as a date of the table's zone
                 "players": ", ".join(game.setup.players),
                 "ruleset": gettext(game.setup.ruleset.name),
                 "rounds": len(game.entries),
@@ -159,7 +160,7 @@ def stats_pdf(table_id: str) -> Any:
         return pdf.html_to_pdf(compact(html), current_app.static_folder or "static", SHEET_CSS)
 
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
-    key = ("table", table.etag(period), current_language(), request.host_url)
+    key = ("table", table.etag(period), current_language(), request.host_url, zone_key())  # dates of the zone
     try:
         data = renderer.get_or_render(key, render)
     except pdf.RenderBusy:
@@ -171,7 +172,7 @@ def stats_pdf(table_id: str) -> Any:
     response = Response(data, mimetype="application/pdf")
     name = pdf.sheet_filename(first, table.names(), "pdf").replace("sto-odno-", "sto-odno-stol-", 1)
     response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    response.headers["Vary"] = "Accept-Language"
+    response.headers["Vary"] = "Accept-Language, Cookie"
     return response
 
 

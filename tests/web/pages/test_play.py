@@ -213,7 +213,8 @@ def test_preview_fragment_scores_the_hand_and_updates_the_tabs(client: FlaskClie
     # the winner's tab shows the finishing card and its deduction, with the true minus sign
     assert 'id="pts-0" class="pts" hx-swap-oob="true"><span class="fin red">Д♥</span> −40<' in page
     assert "одни дамы" in page  # Глеб: a lone queen is 20
-    assert "Вера" in page and "Перед сохранением" in page
+    # Вера's hand is not tapped yet: pending, not an error, until Save (issue 21)
+    assert "Ещё не отмечены: Вера" in page and "Перед сохранением" not in page
 
 
 # -- corrections --------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.errors import RuleError
+from companion.core.errors import RuleError, field_player
 from companion.core.scoring import player_round
 from companion.core.series import RoundInput, Standings, replay, round_problems
 from companion.i18n import gettext, translate_error
@@ -47,13 +47,24 @@ def preview(series: Series, before: Standings, form: RoundForm) -> dict[str, Any
                      "finish": card_text(card) if part.kind == "winner" else ""})
     problems: list[str] = []
     body = form.data(series, before)
+    pending = not_yet_entered(series, before, form)
     try:
         entry = RoundInput.from_json(body, series.setup)
-        problems = [translate_error(p) for p in round_problems(before, entry)]
-        if not problems:
+        # a hand not tapped yet is not a mistake while tapping: it is listed as pending; Save names it
+        problems = [translate_error(p) for p in round_problems(before, entry) if field_player(p.field) not in pending]
+        if not problems and not pending:
             series_service.check_round(series, body, form.n)
     except RuleError as error:
         problems.append(translate_error(error))
     for messages in form.errors.values():
         problems.extend(messages)
-    return {"rows": rows, "problems": list(dict.fromkeys(problems))}  # the same problem is listed once
+    return {"rows": rows, "problems": list(dict.fromkeys(problems)),  # the same problem is listed once
+            "pending": pending}
+
+
+def not_yet_entered(series: Series, before: Standings, form: RoundForm) -> list[str]:
+    """Players in play, other than the winner, with neither a card ticked nor points typed (once a winner is chosen)."""
+    if form.winner is None:
+        return []
+    return [p for i, p in enumerate(series.setup.players)
+            if p in before.in_play and i != form.winner and not form.hands.get(i) and i not in form.points]

@@ -24,7 +24,8 @@ from companion.web.pages.play.round_preview import preview, standings_before
 from companion.web.pages.series import render_series
 from companion.web.present import round_say
 from companion.web.present.cards import card_grid
-from companion.web.present.series_view import PALETTE, restoration_of, series_view
+from companion.web.present.restore import restore_effect
+from companion.web.present.series_view import PALETTE, restoration_of, round_summary, series_view
 
 FIELD_ORDER = ("say", "winner", "finish")  # then the players' hands p0, p1, …, then "form"
 
@@ -209,16 +210,33 @@ def delete_round(series_id: str, n: int) -> Response:
     return see_other("series.show", series_id=series.id)
 
 
-@bp.post("/series/<series_id>/history/<int:change>/restore")
-def restore_round(series_id: str, change: int) -> Response:
-    """One tap in the correction history brings a removed round back where it was."""
-    series = editable_or_403(series_id)
+def removed_round_or_404(series: Series, change: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The whole history and its removal number `change` (1-based); 404 when that change is not a removal."""
     entries = round_history(get_db(), series.id)
     if not 1 <= change <= len(entries) or entries[change - 1]["action"] != "delete":
         abort(404)
+    return entries, entries[change - 1]
+
+
+def render_restore(series: Series, change: int, removed: dict[str, Any], status: int = 200,
+                   changed: bool = False) -> Response:
+    """The question «bring it back?» as a page: what it changes, and the buttons to do it or not."""
+    return page("restore.html", status, game=series, change=change, effect=restore_effect(series, removed),
+                summary=round_summary(removed["before"]), changed=changed)
+
+
+@bp.post("/series/<series_id>/history/<int:change>/restore")
+def restore_round(series_id: str, change: int) -> Response:
+    """Bring a removed round back where it was, once the table has seen what that changes."""
+    series = editable_or_403(series_id)
+    entries, removed = removed_round_or_404(series, change)
     if restoration_of(entries, change) is not None:  # already back (a double tap): the same answer
         return see_other("series.show", series_id=series.id)
-    removed = entries[change - 1]
+    if request.form.get("confirmed") != "1":  # without JavaScript the question is a page of its own
+        return render_restore(series, change, removed)
+    seen = whole(request.form.get("version", ""))
+    if seen is not None and seen != series.version:  # the series changed since the question was asked
+        return render_restore(series, change, removed, 409, changed=True)
     once = (f"restore-{change}", "restore")  # two taps racing each other restore it once
     try:
         idempotency.apply(series, lambda s, _v, k: series_service.restore_round(get_db(), s, removed["n"],
@@ -233,5 +251,9 @@ def restore_round(series_id: str, change: int) -> Response:
 
 @bp.get("/series/<series_id>/history/<int:change>/restore")
 def restore_get(series_id: str, change: int) -> Response:
-    """A page rendered after the POST links back to its own address (the language switch): show the series."""
-    return see_other("series.show", series_id=series_id)
+    """The question as a page (also where the language switch of that page leads); once restored, the series."""
+    series = editable_or_403(series_id)
+    entries, removed = removed_round_or_404(series, change)
+    if restoration_of(entries, change) is not None:
+        return see_other("series.show", series_id=series.id)
+    return render_restore(series, change, removed)

@@ -1,0 +1,134 @@
+"""What the dictation reader checks rather than trusts (issue 21): a round is ready only when nothing was guessed.
+
+A hand size said («у Сони три карты») is checked against the cards named; cards drawn
+from the stock («взял две») are not cards held; cards after «с» and before a name
+(«а с тузом и королём остался Саша») are that name's, not the player's said before;
+and every name of nobody, name of two players, name read one letter off, correction
+of unclear reach and suit word two cards could take becomes a question.
+`Checks` is that part of the reader (dictation._Reader).
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import Card, fold
+from companion.language.corrections import Corrections, Group
+from companion.language.settle import (
+    correction_question,
+    guess_question,
+    name_question,
+    placement_question,
+    plural_question,
+    size_question,
+)
+from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
+
+_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
+_INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
+_WITH = frozenset({"с", "со", "with"})
+_NAME_BEFORE = frozenset({"у"})
+_AROUND_CARDS = frozenset(
+    {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
+)
+
+
+class Checks(Corrections):
+    """The reader's state these checks read (the fields live in dictation._Reader)."""
+
+    strangers: list[Tok]
+    guesses: list[tuple[str, str]]
+    unplaced: list[str]
+    sizes: list[tuple[str, int]]
+    plurals: list[str]
+    fixed: tuple[int, str | None, int | None] | None
+    named_winner: str | None
+    clause: int
+
+    def counts_cards(self, tok: Tok, k: int) -> bool:
+        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
+        the stock, nothing held."""
+        n, nxt = numeral(tok), self.next(k)
+        if n is None or nxt is None:
+            return False
+        if fold(nxt.text) in CARD_NOUNS:
+            if self.current is not None:
+                self.sizes.append((self.current, n))
+            return True
+        before = self.toks[k - 1] if k > 0 else None
+        return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def reach(self, heir: Group | None, group: Group) -> None:
+        """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
+        last card or the whole list; where the two readings differ (a rank said again, more cards after it),
+        the table is asked."""
+        if heir is None:
+            if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
+                self.doubts.append(self.correction)
+            self.fixed = None
+            return
+        before = {g.rank for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
+                  and (g.owner, g.stranger) == (heir.owner, heir.stranger)}
+        self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
+        if self.fixed is not None and group.rank in before:
+            self.doubts.append(self.correction)
+
+    def went_out_on(self, player: str) -> bool:
+        """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
+        the instrumental or after «на», is the finishing card."""
+        said = [g for g in self.groups[self.clause :] if not g.dropped and g.owner == player]
+        if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
+            return False
+        word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
+        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+            return False
+        said[0].finishing, self.result.winner, self.named_winner = True, player, player
+        self.want_finish, self.current = False, None
+        return True
+
+    def owner_said(self, k: int) -> bool:
+        """The name at `k` follows «у»: it says whose cards come, not who went out."""
+        return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
+
+    def how_many(self, tok: Tok, k: int, counted: bool) -> None:
+        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
+        if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
+            self.plurals.append(tok.text)
+
+    def cards_before_name(self, tok: Tok, k: int) -> None:
+        """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
+        player's said before."""
+        if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
+            return
+        cards = False
+        for after in self.toks[k + 1 :]:
+            if after.kind in ("player", "ambiguous", "stranger"):
+                break
+            if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
+                return
+            cards = cards or after.kind in ("rank", "card")
+        else:
+            return
+        if cards:
+            self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
+            self.clause = len(self.groups)
+
+    def ask(self) -> None:
+        """Every doubt met while reading, as a question for the table."""
+        result = self.result
+        for index, tok in enumerate(self.strangers):
+            cards = tuple(g.rank if s is None else Card(g.rank, s)
+                          for g in self.groups if g.stranger == index and not g.dropped for s in g.suits)
+            result.questions.append(name_question(tok.text, tok.players if tok.kind == "ambiguous" else (), cards))
+        for words in dict.fromkeys(self.doubts):
+            result.questions.append(correction_question(words))
+        for word, player in dict.fromkeys(self.guesses):
+            result.questions.append(guess_question(word, player))
+        for word in dict.fromkeys(self.unplaced):
+            result.questions.append(placement_question(word))
+        for word in dict.fromkeys(self.plurals):
+            result.questions.append(plural_question(word))
+        for player, n in dict(self.sizes).items():
+            named = len(result.hands.get(player, []))
+            if named != n:
+                result.questions.append(size_question(player, n, named))
+

@@ -1,0 +1,110 @@
+"""Suits as people say them, for the dictation reader (issue 21).
+
+«король пик», "K ♠", «пиковый король»; after the card and plural: «два вальта, червовый и
+трефовый», «дама и валет червовые»; «пики: туз». A suit adjective between a card said
+without its suit and the next card goes to the one it agrees with in gender («туз
+бубновый, десятка»: the ace's); where both agree or it cannot be told, the table is
+asked. `Suits` is the part of the reader (dictation._Reader) that does this.
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import Suit, fold
+from companion.language.corrections import SKIPPED, Corrections
+from companion.language.spoken_words import FILLERS, Tok, adjective_gender, rank_gender
+
+_SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
+
+
+class Suits(Corrections):
+    """The reader's state that suits read and change (the fields live in dictation._Reader)."""
+
+    paused: bool
+    clause: int
+    suit_before: tuple[Suit, str] | None
+    unplaced: list[str]
+    count: tuple[int, str] | None
+
+    def on_suit(self, tok: Tok, k: int) -> None:
+        """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
+        assert tok.suit is not None
+        nxt = self.next(k)
+        if self.correct_suit(tok, nxt) or self.fill_last(tok):
+            return
+        if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
+            self.suit_before = (tok.suit, tok.text)
+        elif fold(tok.text) not in FILLERS:  # «к» is also a preposition
+            self.result.unrecognised.append(tok.text)
+
+    def on_suit_before(self, tok: Tok, k: int) -> None:
+        """«пиковый король»; «восьмёркой бубновой», «туз бубновый» after its rank."""
+        assert tok.suit is not None
+        if self.suit_before is not None:
+            self.result.unrecognised.append(self.suit_before[1])
+            self.suit_before = None
+        nxt = self.next(k, SKIPPED)
+        after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
+        if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
+            return
+        if not after_its_card and nxt is not None and self.belongs_before(tok, k, nxt):
+            return
+        self.suit_before = (tok.suit, tok.text)
+
+    def belongs_before(self, tok: Tok, k: int, nxt: Tok) -> bool:
+        """«туз бубновый десятка»: a suit adjective between a card without a suit and the next card goes to the one
+        it agrees with; where both agree («туз бубновый король») or neither can be told, the table is asked."""
+        last = self.last
+        if last is None or last.dropped or None not in last.suits or tok.plural or (self.paused and
+                                                                                 len(last.suits) == 1):
+            return False
+        if self.toks[k + 1].kind == "and":  # «король бубновый и туз»: a suit word does not reach over «и»
+            return self.fill_last(tok)
+        adjective = adjective_gender(tok)
+        before = rank_gender(self.toks[last.said_at]) if last.said_at >= 0 else None
+        if adjective is not None and adjective == before != rank_gender(nxt):
+            return self.fill_last(tok)
+        if adjective is None or adjective == before:
+            self.unplaced.append(tok.text)
+        return False
+
+    def fill_last(self, tok: Tok) -> bool:
+        if tok.plural and self.fill_all(tok):
+            return True
+        last = self.last
+        if last is None or last.dropped or (self.paused and len(last.suits) == 1):
+            return False
+        assert tok.suit is not None
+        if not last.fill(tok.suit, tok.text):
+            return False
+        if self.count is not None and self.count[0] == 1:  # «две дамы, одна червовая»: one of them
+            self.count = None
+        self.paused = False
+        return True
+
+    def fill_all(self, tok: Tok) -> bool:
+        """«дама и валет червовые»: a plural suit adjective gives its suit to every card just said without one."""
+        last = self.last
+        if last is None:
+            return False
+        assert tok.suit is not None
+        open_groups = [g for g in self.groups[self.clause :] if not g.dropped and None in g.suits
+                       and (g.owner, g.stranger) == (last.owner, last.stranger)]
+        for group in open_groups:
+            while group.fill(tok.suit, tok.text):
+                pass
+        self.paused = False
+        return bool(open_groups)
+
+
+    def on_or(self, tok: Tok, k: int) -> None:
+        """«десятка пик или треф»: the suit is not known; the card stays without one (asked where it matters)."""
+        nxt = self.next(k)
+        last = self.last
+        said = [i for i, suit in enumerate(last.suits) if suit is not None] if last is not None else []
+        before = self.toks[k - 1] if k > 0 else None
+        just_filled = before is not None and last is not None and bool(last.words) and last.words[-1] == before.text
+        if not just_filled or nxt is None or nxt.kind not in _SUIT_WORDS or not said or last is None:
+            self.result.unrecognised.append(tok.text)
+            return
+        last.suits[said[-1]] = None
+        self.consumed.add(k + 1)
