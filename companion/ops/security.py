@@ -11,7 +11,8 @@
   the attack at hand — another service on the same host (same site, other
   port) posting with the editor's cookie, which SameSite=Lax does not stop.
   The JSON API is exempt: it never reads cookies, only `Authorization: Bearer`.
-- Rate limits per client address (Flask-Limiter, in-memory storage unless
+- Rate limits per client address (Flask-Limiter; counters in a SQLite file
+  beside the database that every worker process shares, `rate_limits`, unless
   RATELIMIT_STORAGE_URI says otherwise) on series writes, series creation,
   PDF and search; a refusal is 429 with a Retry-After header. Limits are off
   under TESTING unless RATELIMIT_ENABLED is set.
@@ -37,6 +38,8 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from companion.i18n import gettext
+from companion.ops import rate_limits
+from companion.storage.database import shared_folder
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -263,7 +266,9 @@ def init_app(app: Flask) -> None:
     for key, value in DEFAULT_LIMITS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # Shared by the worker processes (`rate_limits`): memory:// would count per process.
+    counters = shared_folder(app) / "ratelimits.sqlite3"
+    app.config.setdefault("RATELIMIT_STORAGE_URI", rate_limits.storage_uri(str(counters)))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["companion.limiter"] = limiter

@@ -16,6 +16,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -509,3 +510,12 @@ def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, A
         }
         for r in db.query("select * from round_history where series_id = ? order by id", [series_id])
     ]
+
+
+def shared_folder(app: Flask) -> Path:
+    """Where state the worker processes share sits beside the database (the PDF cache, the rate-limit counters):
+    the database file's folder, or the instance folder for a database that is no file."""
+    path = app.config["DATABASE"]
+    if path == ":memory:" or path.startswith("file:"):
+        return Path(app.instance_path)
+    return Path(path).resolve().parent

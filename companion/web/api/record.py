@@ -18,7 +18,7 @@ from companion.storage.database import get_db
 from companion.web.api.request import created, load_series
 from companion.web.errors import ApiError
 from companion.web.http.links import public_url
-from companion.web.present.series_view import series_json
+from companion.web.present.series_json import series_json
 
 bp = Blueprint("record_api", __name__)
 
