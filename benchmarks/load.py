@@ -23,9 +23,10 @@ in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
 the run stops by itself after the last step or --max-seconds.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/load.py                       # waitress, one process
-    .venv/bin/python benchmarks/load.py --workers 2           # gunicorn, two processes
-    .venv/bin/python benchmarks/load.py --workers 2 --seats   # the same, every table playing with seats
+    .venv/bin/python benchmarks/load.py                       # the default command: waitress, one per core
+    .venv/bin/python benchmarks/load.py --workers 1           # waitress, one process (the former default)
+    .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the former --workers 2
+    .venv/bin/python benchmarks/load.py --seats               # the default command, every table playing with seats
     .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
     .venv/bin/python benchmarks/load.py --profile 1000        # where the time goes, in-process
 """
@@ -98,7 +99,9 @@ def prepare(instance: str, tables: int) -> None:
 # -- the server ------------------------------------------------------------------------------------------
 
 
-def start_server(instance: str, port: int, workers: int, threads: int, log: bool = False) -> subprocess.Popen[bytes]:
+def start_server(instance: str, port: int, workers: int | None, threads: int, log: bool = False,
+                 server: str | None = None) -> subprocess.Popen[bytes]:
+    """`companion serve` on 127.0.0.1 (`server`: gevent, gthread, waitress; None: the default command's)."""
     config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
@@ -118,8 +121,8 @@ def start_server(instance: str, port: int, workers: int, threads: int, log: bool
         str(port),
         "--threads",
         str(threads),
-        "--workers",
-        str(workers),
+        *(["--workers", str(workers)] if workers else []),
+        *(["--server", server] if server else []),
     ]
     server = subprocess.Popen(
         command,
@@ -181,16 +184,26 @@ def run(args: argparse.Namespace) -> int:
     steps = [int(n) for n in args.steps.split(",")]
     instance = tempfile.mkdtemp(prefix="companion-load-")
     started = time.monotonic()
-    print(f"preparing {max(steps)} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
-    subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
+    prepared = Path(tempfile.gettempdir()) / f"companion-load-prepared-{max(steps)}"
+    if (prepared / "tables.json").exists():  # made by an earlier run: the same tables, copied fresh
+        print(f"copying the {max(steps)} prepared tables of {prepared} …", flush=True)
+        for name in ("companion.sqlite3", "tables.json"):
+            shutil.copy(prepared / name, Path(instance) / name)
+    else:
+        print(f"preparing {max(steps)} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
+        subprocess.run([sys.executable, __file__, "--prepare", instance, str(max(steps))], check=True)
+        prepared.mkdir(exist_ok=True)
+        for name in ("companion.sqlite3", "tables.json"):
+            shutil.copy(Path(instance) / name, prepared / name)
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
-    server = start_server(instance, port, args.workers, args.threads, args.server_log)
-    kind = (
-        f"gunicorn, {args.workers} workers × {args.threads} threads"
-        if args.workers > 1
-        else f"waitress, 1 process × {args.threads} threads"
-    )
+    server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
+    processes = args.workers or os.cpu_count()
+    kind = {
+        None: f"companion serve: waitress, {processes} process(es) × {args.threads} threads",
+        "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
+        "waitress": f"waitress, {processes} process(es) × {args.threads} threads",
+    }[args.server]
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs"
           f"{'; every table plays with 3 seats' if args.seats else ''}", flush=True)
 
@@ -555,7 +568,9 @@ def main() -> int:
     parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
     parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (above 1: gunicorn)")
+    parser.add_argument("--server", choices=["gthread", "waitress"], default=None,
+                        help="companion serve --server (default: leave it out, as the default command does)")
+    parser.add_argument("--workers", type=int, default=None, help="server processes (default: the command's)")
     parser.add_argument("--threads", type=int, default=8, help="threads per server process")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="stop after this long, whatever the step")
     parser.add_argument("--keep-going", action="store_true", help="step on past p99 > 500 ms (still stop on errors)")

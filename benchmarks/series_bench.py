@@ -1,19 +1,26 @@
 """Series figures for docs/benchmarks.md.
 
 1. Replay time of a series of 10, 100 and 1,000 rounds (goal: linear; 1,000 under 50 ms).
-2. POST /api/v1/series/<id>/rounds time as a ratio to a trivial endpoint of the
-   same app (GET /api/v1/health), measured side by side in one run (goal ≤ 3×).
+2. The series JSON on the same app as a bare route (`GET /bench/bare`, registered by this
+   script: no query, an empty JSON object, the app's own before/after-request hooks), side
+   by side in one run at 0, 10, 100 and 300 rounds: `GET /api/v1/series/<id>` and
+   `POST /api/v1/series/<id>/rounds`. Per round: how much a request grows with each round
+   of the series (goal ≤ 6 µs); the POST at 300 rounds as a ratio to the bare route
+   (goal ≤ 12×). Three runs; the min and median of the runs' medians.
 
-Run: python benchmarks/series_bench.py
+Run: python benchmarks/series_bench.py [--runs 3] [--samples 150] [--dir /dev/shm]
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -22,6 +29,7 @@ from companion.core.series import RoundInput, SeriesSetup, replay  # noqa: E402
 
 PLAYERS = ["Аня", "Борис", "Вера", "Гоша"]
 HANDS = [["10♣", "J♦"], ["K♠", "7♥"], ["6♣"]]  # 12 + 11 + 6 = 29 points a round
+SIZES = (0, 10, 100, 300)
 
 
 def round_body(i: int) -> dict[str, object]:
@@ -31,7 +39,7 @@ def round_body(i: int) -> dict[str, object]:
     return {"winner": winner, "finishing_card": "Q♥", "hands": dict(zip(others, HANDS, strict=True))}
 
 
-def best_of(fn, repeat: int) -> float:
+def best_of(fn: Callable[[], Any], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -55,33 +63,79 @@ def replay_figures() -> None:
     print(f"  per-round replay cost, 1000 rounds vs 10: {per_round[2] / per_round[0]:.2f}× (1.0 = linear)")
 
 
-def request_figures(rounds_before: int, samples: int = 200) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": f"{folder}/bench.sqlite3", "SECRET_KEY": "bench"})
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def one_run(samples: int, where: str | None) -> dict[int, dict[str, float]]:
+    """Per series length: median ms of the bare route, the series GET and a round's POST (interleaved)."""
+    found: dict[int, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(dir=where) as folder:
+        app = create_app({"DATABASE": f"{folder}/bench.sqlite3", "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})
+        app.add_url_rule("/bench/bare", "bench_bare", lambda: {})
         client = app.test_client()
         created = client.post("/api/v1/series", json={"players": PLAYERS, "starter": "Аня"}).get_json()
         auth = {"Authorization": f"Bearer {created['edit_token']}"}
-        url = f"/api/v1/series/{created['id']}/rounds"
-        for i in range(rounds_before):
-            assert client.post(url, json=round_body(i), headers=auth).status_code == 201
-        post_times, trivial_times = [], []
-        for _ in range(samples):  # interleaved, so both see the same machine noise
-            start = time.perf_counter()
-            response = client.post(url, json=round_body(rounds_before), headers=auth)
-            post_times.append(time.perf_counter() - start)
-            assert response.status_code == 201
-            start = time.perf_counter()
-            assert client.get("/api/v1/health").status_code == 200
-            trivial_times.append(time.perf_counter() - start)
-            # undo it (not timed), so every sample posts onto a series of the same length
-            assert client.delete(f"{url}/{rounds_before + 1}", headers=auth).status_code == 200
-        post, trivial = statistics.median(post_times), statistics.median(trivial_times)
-        print(f"  round {rounds_before + 1:>3} of a series: POST {post * 1000:5.2f} ms, "
-              f"GET /api/v1/health {trivial * 1000:5.2f} ms, ratio {post / trivial:4.1f}×")
+        series_url = f"/api/v1/series/{created['id']}"
+        url = f"{series_url}/rounds"
+        entered = 0
+        for size in SIZES:
+            while entered < size:
+                assert client.post(url, json=round_body(entered), headers=auth).status_code == 201
+                entered += 1
+            bare, get, post = [], [], []
+
+            def post_round(size: int = size) -> None:
+                assert client.post(url, json=round_body(size), headers=auth).status_code == 201
+
+            for _ in range(samples):  # interleaved, so all three see the same machine noise
+                bare.append(timed(lambda: client.get("/bench/bare")))
+                get.append(timed(lambda: client.get(series_url)))
+                post.append(timed(post_round))
+                # undo it (not timed), so every sample posts onto a series of the same length
+                assert client.delete(f"{url}/{size + 1}", headers=auth).status_code == 200
+            found[size] = {k: statistics.median(v) * 1000 for k, v in (("bare", bare), ("get", get), ("post", post))}
+    return found
+
+
+def request_figures(runs: int, samples: int, where: str | None) -> None:
+    results = [one_run(samples, where) for _ in range(runs)]
+
+    def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
+        return f"{min(values):.{digits}f} / {statistics.median(values):.{digits}f}{unit}"
+
+    print(f"Series JSON vs a bare route of the same app (Flask test client; medians of {samples} interleaved "
+          f"requests per run; min / median of {runs} runs):")
+    print("| rounds | bare ms | GET series ms | POST round ms | GET ÷ bare | POST ÷ bare |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for size in SIZES:
+        rows = [r[size] for r in results]
+        print(f"| {size} | {spread([r['bare'] for r in rows])} | {spread([r['get'] for r in rows])} "
+              f"| {spread([r['post'] for r in rows])} | {spread([r['get'] / r['bare'] for r in rows], '×', 1)} "
+              f"| {spread([r['post'] / r['bare'] for r in rows], '×', 1)} |")
+    last = SIZES[-1]
+    for kind in ("get", "post"):
+        slopes = [(r[last][kind] - r[0][kind]) / last * 1000 for r in results]
+        print(f"  {kind.upper()} grows {spread(slopes, ' µs', 1)} per round (0 → {last} rounds; goal ≤ 6 µs)")
+    ratios = [r[last]["post"] / r[last]["bare"] for r in results]
+    print(f"  POST at {last} rounds: {spread(ratios, '×', 1)} the bare route (goal ≤ 12×)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--samples", type=int, default=150)
+    parser.add_argument("--no-replay", action="store_true", help="only the request figures")
+    parser.add_argument("--dir", help="where the database goes (default: the system's temp folder); /dev/shm "
+                        "keeps a shared disk's queue out of the figures")
+    args = parser.parse_args()
+    if not args.no_replay:
+        replay_figures()
+    print(f"Database in {args.dir or tempfile.gettempdir()}.")
+    request_figures(args.runs, args.samples, args.dir)
 
 
 if __name__ == "__main__":
-    replay_figures()
-    print("POST a round vs a trivial endpoint (medians of 200 interleaved requests, Flask test client):")
-    for rounds_before in (0, 10, 30, 100):
-        request_figures(rounds_before)
+    main()

@@ -1,9 +1,11 @@
-// Caches the static shell only (CSS, JS, icons); pages and scores always come from the server.
-const SHELL = "shell-v4";
+// Caches the static shell (CSS, JS, icons) and the start page; pages and scores come from the server,
+// and only when the network is gone does a page opened from the home screen fall back to the start page.
+const SHELL = "shell-v5";
+const START = "/";
 const FILES = ["/static/app.css", "/static/boot.js", "/static/app.js", "/static/offline.js", "/static/vendor/htmx-2.0.11.min.js", "/static/icons/icon.svg"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll([...FILES, START])).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -16,6 +18,22 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
+  if (event.request.mode === "navigate" && event.request.method === "GET" && url.origin === location.origin) {
+    // Online: the page from the network, as always (the start page's copy refreshed on the way).
+    // Offline: the app opens on its start page instead of the browser's error.
+    event.respondWith(
+      fetch(event.request)
+        .then((response) => {
+          if (response.ok && url.pathname === START) {
+            const copy = response.clone();
+            caches.open(SHELL).then((cache) => cache.put(START, copy));
+          }
+          return response;
+        })
+        .catch(() => caches.open(SHELL).then((cache) => cache.match(START)).then((hit) => hit || Response.error()))
+    );
+    return;
+  }
   if (event.request.method !== "GET" || url.origin !== location.origin || !url.pathname.startsWith("/static/")) {
     return; // pages, polls and forms go to the network untouched
   }

@@ -250,6 +250,20 @@ class Standings:
         return _in_play(self.setup.players, self.statuses)
 
 
+def series_winner(standings: Standings) -> str | None:
+    """Who won the series, as its end screen and scoresheets name it (the API's `winner` is the core's alone).
+
+    The core's winner is the last player left where losers leave the series. In a finished series of
+    two players where the series ends at the first loss (`pharaoh`, or any set played by two) the
+    other player is named winner too, since nobody else is left; if both went over in the same round,
+    nobody is.
+    """
+    if standings.winner is not None or not standings.finished or len(standings.setup.players) != 2:
+        return standings.winner
+    survivors = [p for p in standings.setup.players if p not in standings.losers]
+    return survivors[0] if len(survivors) == 1 else None
+
+
 def _in_play(players: Sequence[str], statuses: Mapping[str, PlayerStatus]) -> tuple[str, ...]:
     return tuple(p for p in players if statuses[p] is PlayerStatus.PLAYING or statuses[p] is PlayerStatus.WINNER)
 

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from companion.core.cards import Rank
-from companion.core.series import Standings
+from companion.core.series import Standings, series_winner
 
 
 @dataclass
@@ -85,7 +85,7 @@ def table_stats(all_standings: Sequence[Standings], merges: Mapping[str, str] | 
         options = setup.options
         exact_resets = {old for old, _ in options.resets}
         names = names_by_series[k]
-        winner_of_series = final_standings(standings).winner  # the scoresheet's winner, two-player series too
+        winner_of_series = series_winner(standings)  # the scoresheet's winner, two-player series too
         for p in setup.players:
             stats = players.setdefault(names[p], PlayerStats(names[p], lost_by_series=[0] * k))
             stats.series_played += 1
@@ -273,11 +273,8 @@ class FinalStandings:
 def final_standings(standings: Standings) -> FinalStandings:
     """The end of a series in words a scoresheet can print.
 
-    The winner is the core's (the last player left where losers leave); in a
-    series of two players where the series ends at the first loss (`pharaoh`,
-    or any set played by two) the other player is named winner too, since
-    nobody else is left. Everyone else is ranked by total, lower first, and
-    the players who went over the line come last, the last to leave first.
+    The winner is `series_winner`'s. Everyone else is ranked by total, lower
+    first, and the players who went over the line come last, the last to leave first.
     """
     setup = standings.setup
     out: list[Place] = []
@@ -285,10 +282,8 @@ def final_standings(standings: Standings) -> FinalStandings:
         for event in r.events:
             if event.get("type") in ("lost", "eliminated"):
                 out.append(Place(event["player"], event["total"], standings.statuses[event["player"]].value, r.n))
-    winner = standings.winner
+    winner = series_winner(standings)
     survivors = [p for p in setup.players if p not in standings.losers]
-    if winner is None and standings.finished and len(setup.players) == 2 and len(survivors) == 1:
-        winner = survivors[0]
     staying = sorted((p for p in survivors if p != winner), key=lambda p: (standings.totals[p], setup.players.index(p)))
     places = [Place(winner, standings.totals[winner], "winner")] if winner else []
     places += [Place(p, standings.totals[p], standings.statuses[p].value) for p in staying]

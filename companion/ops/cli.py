@@ -43,27 +43,37 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int, workers: int = 1) -> None:
+def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str = "waitress") -> None:
+    """Serve the app with waitress (or gunicorn gthread) in `workers` processes (default: one per core;
+    waitress runs one process where the system cannot share a port between processes)."""
     from companion import create_app
     from companion.faq.search import search_engine
     from companion.ops import server
+    from companion.storage import backup
 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
     server.configure(app, host, url, is_loopback(host))
+    count = workers or server.default_workers()
+    if kind == "waitress" and not server.can_reuse_port():
+        count = 1
     print(
         f"«Сто одно» is running. Open on a phone on the same network "
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
     )
     segno.make(url, error="m").terminal(compact=True)
-    print(f"\nDatabase: {app.config['DATABASE']}  (Ctrl+C to stop)", flush=True)
+    print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
+          f"Ctrl+C to stop)", flush=True)
     with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
         search_engine()
     server.settle_memory()
-    if workers > 1:
-        server.run_gunicorn(app, host, port, workers, threads)
-    else:
-        server.run_waitress(app, host, port, threads)
+    with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
+        if kind == "waitress" and count > 1:
+            server.run_waitress_processes(app, host, port, threads, count)
+        elif kind == "waitress":
+            server.run_waitress(app, host, port, threads)
+        else:
+            server.run_gunicorn(app, host, port, count, threads)
 
 
 def is_loopback(host: str) -> bool:
@@ -97,13 +107,13 @@ def cli() -> None:
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Processes; above 1 serves with gunicorn (Linux, macOS) so every core answers.")
-def serve_command(host: str, port: int, threads: int, workers: int) -> None:
-    if workers > 1:
-        serve(host, port, threads, workers)
-    else:
-        serve(host, port, threads)
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Processes; default: one per core (waitress: on Linux; one elsewhere).")
+@click.option("--server", "kind", type=click.Choice(["waitress", "gthread"]), default="waitress", show_default=True,
+              help="waitress: buffers each request before a thread takes it, slow clients cost a socket only; "
+                   "gthread: gunicorn with threads (Linux, macOS), kept for comparison.")
+def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str) -> None:
+    serve(host, port, threads, workers, kind)
 
 
 @cli.command("init-db", help="Create or upgrade the database in the instance folder.")
@@ -111,26 +121,79 @@ def init_db_command() -> None:
     init_db()
 
 
-@cli.command("backup", help="Copy the database to FILE, consistent even while the app is serving.")
-@click.argument("file", type=click.Path(dir_okay=False, writable=True))
-def backup_command(file: str) -> None:
+@cli.command("backup", help="Copy the database to FILE (or into --dir, keeping the --keep newest), "
+                             "consistent even while the app is serving.")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, writable=True))
+@click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
+              help="Write companion-<UTC time>.sqlite3 into this folder instead of FILE.")
+@click.option("--keep", default=14, show_default=True, type=click.IntRange(1, 10_000),
+              help="With --dir: how many backups to keep (the oldest are removed).")
+def backup_command(file: str | None, folder: str | None, keep: int) -> None:
     from companion import create_app
     from companion.storage import backup
 
+    if (file is None) == (folder is None):
+        raise click.UsageError("give either FILE or --dir FOLDER")
     app = create_app()
+    if folder is not None:
+        written, removed = backup.rotate(folder, keep, app.config["DATABASE"])
+        print(f"Backup written: {written} ({backup.count_series(str(written))} series); "
+              f"{len(removed)} older removed, {keep} kept at most")
+        return
+    assert file is not None
     count = backup.backup(app.config["DATABASE"], file)
     print(f"Backup written: {file} ({count} series)")
 
 
-@cli.command("restore", help="Replace the database by the backup FILE (stop the server first).")
+@cli.command("restore", help="Replace the database by the backup FILE (refused while a server uses it; "
+                              "what it replaces is kept beside it).")
 @click.argument("file", type=click.Path(dir_okay=False))
 def restore_command(file: str) -> None:
     from companion import create_app
     from companion.storage import backup
 
     app = create_app()
-    count = backup.restore(file, app.config["DATABASE"])
-    print(f"Restored from {file}: {count} series in {app.config['DATABASE']}")
+    try:
+        done = backup.restore(file, app.config["DATABASE"])
+    except backup.DatabaseInUse as error:
+        raise click.ClickException(str(error)) from None
+    kept = f"; the previous content is kept in {done.replaced}" if done.replaced else ""
+    print(f"Restored from {file}: {done.series} series in {app.config['DATABASE']}{kept}")
+
+
+@cli.command("caddyfile", help="Write what HTTPS for a club needs, in one step: a Caddy config (automatic "
+                                "certificates, HSTS) in front of `companion serve`, the instance config, systemd units "
+                                "for both and a nightly backup timer with rotation. Then follow OUT/INSTALL.txt.")
+@click.option("--domain", required=True, help="The public name phones open, e.g. score.example.club.")
+@click.option("--out", "folder", default="companion-https", show_default=True, type=click.Path(file_okay=False),
+              help="Folder to write the files into.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535),
+              help="Port `companion serve` listens on (loopback only).")
+@click.option("--instance", default="/var/lib/companion", show_default=True, help="COMPANION_INSTANCE of the service.")
+@click.option("--user", default="companion", show_default=True, help="System user the service runs as.")
+@click.option("--backups", default="/var/backups/companion", show_default=True, help="Folder of the nightly backups.")
+@click.option("--keep", default=14, show_default=True, type=click.IntRange(1, 10_000), help="Backups kept.")
+@click.option("--https-port", default=443, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--http-port", default=80, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--internal-ca", is_flag=True,
+              help="Sign with Caddy's own local authority instead of Let's Encrypt (a LAN without a public name).")
+@click.option("--admin", default="localhost:2019", show_default=True, help="Caddy's admin address, or off.")
+def caddyfile_command(domain: str, folder: str, port: int, instance: str, user: str, backups: str, keep: int,
+                      https_port: int, http_port: int, internal_ca: bool, admin: str) -> None:
+    from pathlib import Path
+
+    from companion.ops import deploy
+
+    try:
+        name = deploy.check_domain(domain)
+    except deploy.DeployRefused as error:
+        raise click.BadParameter(str(error), param_hint="--domain") from None
+    setup = deploy.Deployment(domain=name, port=port, https_port=https_port, http_port=http_port,
+                              instance=instance, user=user, backups=backups, keep=keep, internal_ca=internal_ca,
+                              admin=admin)
+    for path in deploy.write(setup, Path(folder)):
+        print(f"wrote {path}")
+    print(f"\nNext, as root: see {Path(folder) / 'INSTALL.txt'}; then open {setup.origin}/ on a phone.")
 
 
 def main(argv: list[str] | None = None) -> int:

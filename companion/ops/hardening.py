@@ -91,6 +91,12 @@ class _StrictJSON:
         return data
 
 
+def strict_loads(text: str | bytes) -> Any:
+    """A JSON document parsed as request bodies are (an uploaded import file too): InputRefused for what
+    no field can hold (too deep, a lone surrogate, NaN, a huge number), ValueError for what is not JSON."""
+    return _StrictJSON.loads(text)
+
+
 
 
 def ascii_int(text: str | None) -> int | None:

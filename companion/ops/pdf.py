@@ -4,7 +4,9 @@ A render takes up to a few seconds of CPU and tens of megabytes (300 rounds: ~1.
 - at most `PDF_RENDER_SLOTS` renders run at once; a request that finds no free
   slot within `PDF_QUEUE_SECONDS` gets 503 with Retry-After (`RenderBusy`);
 - a finished PDF is kept by (series, version, language, address) — a version
-  is never rewritten, so a hit is exactly what a new render would give;
+  is never rewritten, so a hit is exactly what a new render would give — as a
+  file in `pdf-cache` beside the database, which every worker process shares
+  (`RenderCache`);
 - WeasyPrint may read files of the app's static folder and the document's own
   `data:` URLs (`data_uri`), and nothing else: no network, no other file
   (`StaticOnlyFetcher`).
@@ -14,12 +16,17 @@ from __future__ import annotations
 
 import atexit
 import base64
+import contextlib
 import functools
+import hashlib
+import json
+import os
 import re
 import sys
+import tempfile
 import threading
+import time
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +37,7 @@ RENDER_SLOTS = 2  # renders at once (config PDF_RENDER_SLOTS)
 QUEUE_SECONDS = 1.0  # how long a request waits for a free slot (config PDF_QUEUE_SECONDS)
 RETRY_AFTER_SECONDS = 3
 STACK_ROOM_SLOTS = 16_500  # a frame of ~132 KB: CPython gives it a 256 KB stack chunk of its own (`with_stack_room`)
-CACHE_BYTES = 32 * 1024 * 1024  # kept PDFs, least recently used dropped first (config PDF_CACHE_BYTES)
+CACHE_BYTES = 64 * 1024 * 1024  # kept PDFs on disk, least recently used dropped first (config PDF_CACHE_BYTES)
 
 
 class RenderBusy(Exception):
@@ -179,46 +186,102 @@ def pdf_bytes(html: str, static_folder: str, stylesheet: str | None = None) -> b
 
 
 class RenderCache:
-    """PDFs by key, bounded in bytes, least recently used dropped first; safe across threads."""
+    """PDFs by key, as files of one folder that every worker process of the app shares.
 
-    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+    Under `companion serve --workers N` a PDF rendered by one worker is answered from this
+    folder by the others (`pdf-cache/<build>` beside the database, see `cache_folder`). A file is written whole under
+    a temporary name and renamed into place, so a reader sees a finished PDF or none. Bounded
+    in bytes: past `max_bytes`, the files least recently used (by their modification time,
+    which a hit renews) are removed first.
+    """
+
+    def __init__(self, folder: str | Path, max_bytes: int = CACHE_BYTES) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.max_bytes = max_bytes
-        self.items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-        self.size = 0
-        self.lock = threading.Lock()
-        self.renders = 0  # how many times `get_or_render` had to render (for tests and benchmarks)
+        self.renders = 0  # how many times this process had to render (for tests and benchmarks)
+
+    def path(self, key: tuple[Any, ...]) -> Path:
+        digest = hashlib.sha256(json.dumps(key, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+        return self.folder / f"{digest}.pdf"
 
     def get(self, key: tuple[Any, ...]) -> bytes | None:
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-            return found
+        path = self.path(key)
+        try:
+            data = path.read_bytes()
+            now = time.time_ns()
+            os.utime(path, ns=(now, now))  # recently used: removed last
+        except OSError:  # not rendered yet, just removed to make room, or the folder is gone
+            return None
+        return data
 
     def put(self, key: tuple[Any, ...], data: bytes) -> None:
-        with self.lock:
-            if key in self.items:
-                self.size -= len(self.items.pop(key))
-            self.items[key] = data
-            self.size += len(data)
-            while self.size > self.max_bytes and len(self.items) > 1:
-                _, old = self.items.popitem(last=False)
-                self.size -= len(old)
+        """Keep `data`; a cache that cannot write (disk full, folder removed) only means a later render."""
+        path = self.path(key)
+        try:
+            with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".render-", suffix=".tmp", delete=False) as out:
+                try:
+                    out.write(data)
+                except OSError:
+                    os.remove(out.name)
+                    raise
+            os.replace(out.name, path)
+            self.trim(keep=path)
+        except OSError:
+            return
+
+    @contextmanager
+    def rendering(self, key: tuple[Any, ...]) -> Iterator[None]:
+        """Held while `key` is rendered: a worker wanting the same PDF meanwhile waits, then finds it here."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: two workers may render the same PDF at once, nothing worse
+            yield
+            return
+        with open(self.path(key).with_suffix(".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def files(self) -> list[os.DirEntry[str]]:
+        return [entry for entry in os.scandir(self.folder) if entry.name.endswith(".pdf")]
+
+    @property
+    def size(self) -> int:
+        return sum(entry.stat().st_size for entry in self.files())
+
+    def trim(self, keep: Path) -> None:
+        """Remove the least recently used files until the folder holds at most `max_bytes` (`keep` stays)."""
+        entries = []
+        for entry in self.files():
+            with contextlib.suppress(FileNotFoundError):  # another worker removed it meanwhile
+                entries.append((entry.stat().st_mtime_ns, entry.stat().st_size, entry.path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            if path != str(keep):
+                for stale in (path, path.removesuffix(".pdf") + ".lock"):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(stale)
+                total -= size
 
     def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-            self.size = 0
+        for entry in self.files():
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(entry.path)
 
 
 class Renderer:
     """The app's PDF renders: a bounded number at once, each result cached."""
 
-    def __init__(self, slots: int = RENDER_SLOTS, queue_seconds: float = QUEUE_SECONDS,
+    def __init__(self, cache_folder: str | Path, slots: int = RENDER_SLOTS, queue_seconds: float = QUEUE_SECONDS,
                  cache_bytes: int = CACHE_BYTES) -> None:
         self.slots = threading.BoundedSemaphore(slots)
         self.queue_seconds = queue_seconds
-        self.cache = RenderCache(cache_bytes)
+        self.cache = RenderCache(cache_folder, cache_bytes)
 
     def get_or_render(self, key: tuple[Any, ...], render: Callable[[], bytes]) -> bytes:
         cached = self.cache.get(key)
@@ -227,19 +290,51 @@ class Renderer:
         if not self.slots.acquire(timeout=self.queue_seconds):
             raise RenderBusy()
         try:
-            cached = self.cache.get(key)  # another request may have rendered it meanwhile
-            if cached is not None:
-                return cached
-            data = render()
-            self.cache.renders += 1
+            with self.cache.rendering(key):
+                cached = self.cache.get(key)  # another request (or worker) may have rendered it meanwhile
+                if cached is not None:
+                    return cached
+                data = render()
+                self.cache.renders += 1
+                self.cache.put(key, data)
         finally:
             self.slots.release()
-        self.cache.put(key, data)
         return data
+
+
+def build_stamp(folders: Sequence[str | Path]) -> str:
+    """A name for this build of the app: its code, templates, styles, fonts and translations (paths, sizes, times).
+
+    Kept PDFs outlive a restart; under a new stamp (an upgrade, an edited template) none is reused."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                info = path.stat()
+                digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:16]
+
+
+def cache_folder(app: Any) -> Path:
+    """`pdf-cache/<build stamp>` beside the database (`PDF_CACHE_FOLDER` overrides `pdf-cache`); the folders
+    of other builds are removed (best effort)."""
+    import shutil
+
+    from companion import PACKAGE
+    from companion.storage.database import shared_folder
+
+    base = Path(app.config.get("PDF_CACHE_FOLDER") or shared_folder(app) / "pdf-cache")
+    stamp = build_stamp([PACKAGE, app.template_folder, app.static_folder])
+    if base.is_dir():
+        for other in base.iterdir():
+            if other.is_dir() and other.name != stamp:
+                shutil.rmtree(other, ignore_errors=True)
+    return base / stamp
 
 
 def init_app(app: Any) -> None:
     app.extensions["companion.pdf"] = Renderer(
+        cache_folder(app),
         app.config.get("PDF_RENDER_SLOTS", RENDER_SLOTS),
         app.config.get("PDF_QUEUE_SECONDS", QUEUE_SECONDS),
         app.config.get("PDF_CACHE_BYTES", CACHE_BYTES),

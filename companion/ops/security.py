@@ -11,12 +11,14 @@
   the attack at hand — another service on the same host (same site, other
   port) posting with the editor's cookie, which SameSite=Lax does not stop.
   The JSON API is exempt: it never reads cookies, only `Authorization: Bearer`.
-- Rate limits per client address (Flask-Limiter, in-memory storage unless
+- Rate limits per client address (Flask-Limiter; counters in a SQLite file
+  beside the database that every worker process shares, `rate_limits`, unless
   RATELIMIT_STORAGE_URI says otherwise) on series writes, series creation,
   PDF and search; a refusal is 429 with a Retry-After header. Limits are off
   under TESTING unless RATELIMIT_ENABLED is set.
 - One log line per request without secrets: the edit token in `?token=` is
-  replaced by `…` and no header is logged.
+  replaced by `…` and no header is logged; control characters are escaped
+  and the path is cut at LOG_PATH_MAX characters (`log_safe`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from companion.i18n import gettext
+from companion.ops import rate_limits
+from companion.storage.database import shared_folder
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -232,6 +236,20 @@ def _safe_path() -> str:
     return request.path + "?" + "&".join(f"{k}={v}" for k, v in args)
 
 
+LOG_PATH_MAX = 1000  # characters of path and query a log line keeps
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def log_safe(text: str, limit: int = LOG_PATH_MAX) -> str:
+    """`text` on one line: control characters written as \\xNN (a %0a in a query cannot start a forged
+    line), and cut to `limit` characters, saying how long it was."""
+    escaped = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                               else f"\\u{ord(m.group()):04x}", text)
+    if len(escaped) > limit:
+        return f"{escaped[:limit]}…({len(escaped)} chars)"
+    return escaped
+
+
 def start_timer() -> None:
     g.started = time.perf_counter()
 
@@ -239,8 +257,8 @@ def start_timer() -> None:
 def log_request(response: Response) -> Response:
     if log.isEnabledFor(logging.INFO):
         took = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        log.info("%s %s %s %s %.1fms", request.remote_addr, request.method, _safe_path(),
-                 response.status_code, took)
+        log.info("%s %s %s %s %.1fms", log_safe(str(request.remote_addr), 64), log_safe(request.method, 16),
+                 log_safe(_safe_path()), response.status_code, took)
     return response
 
 
@@ -248,7 +266,9 @@ def init_app(app: Flask) -> None:
     for key, value in DEFAULT_LIMITS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # Shared by the worker processes (`rate_limits`): memory:// would count per process.
+    counters = shared_folder(app) / "ratelimits.sqlite3"
+    app.config.setdefault("RATELIMIT_STORAGE_URI", rate_limits.storage_uri(str(counters)))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["companion.limiter"] = limiter

@@ -4,13 +4,20 @@
   accepted (SERVED_HOSTS, see `security.check_host`), so a share link is never
   built from a foreign host name and a DNS-rebinding page cannot talk to the
   app. PUBLIC_URL (behind a proxy) adds its host.
-- waitress (every platform, the default): bodies above the app's own limit
-  are refused before they are buffered (max_request_body_size), a client that
-  declares a length and sends nothing is dropped after CHANNEL_TIMEOUT, and
-  the connection limit is sized for one kept-alive connection per phone.
-  A 304 keeps its connection: stock waitress closes it after every idle
-  poll, so every poll would open a new TCP connection.
-- gunicorn (`--workers N`, Linux and macOS): N processes, so both cores serve.
+- waitress (the default, every platform): its asynchronous reader buffers
+  each request before a thread sees it, so a client that sends its headers
+  one line at a time, or connects and sends nothing, holds a socket and never
+  a thread (`benchmarks/slow_clients.py`: the health check answers under 64
+  slow-header and 3,000 idle connections, where gunicorn's threads stopped).
+  Bodies above the largest the app takes (an import, 2 MB) are refused before
+  they are buffered, and then answered by the app's own error
+  (`_keep_alive_channel`); a client that declares a length and sends nothing
+  is dropped after CHANNEL_TIMEOUT; a 304 keeps its connection (stock waitress
+  closes it after every idle poll). On Linux it runs one process per core
+  (`run_waitress_processes`), each on its own SO_REUSEPORT socket, so the
+  kernel spreads the phones evenly over the processes.
+- gunicorn gthread (`--server gthread`): the former multi-process mode, kept
+  for comparison; 64 slow-header clients stop it (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import os
 import socket
 import sys
 from typing import Any
@@ -26,7 +34,8 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 CHANNEL_TIMEOUT = 20
-CONNECTION_LIMIT = 4000  # phones keep one connection each; 1,000 tables × 3 phones fit
+CONNECTION_LIMIT = 10_000  # phones keep one connection each; 2,500 tables × 3 phones fit, with room
+SERVERS = ("waitress", "gthread")
 BACKLOG = 2048
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
@@ -56,13 +65,20 @@ def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[
 
 
 def _keep_alive_channel() -> Any:
-    """waitress's connection class, except that a 304 does not close the connection.
+    """waitress's connection class, except that a 304 does not close the connection, and a body over
+    waitress's limit is answered by the app (its JSON or page error, in the user's language).
 
     waitress drops the Content-Length of a 304 (as it must) and then, finding no
     length, closes the connection; a 304 has no body, so there is nothing to
-    delimit and HTTP/1.1 keep-alive is safe."""
+    delimit and HTTP/1.1 keep-alive is safe. A body over `max_request_body_size`
+    is refused by waitress before it is buffered, with a plain-text 413 of its
+    own; `TooLargeTask` hands that request to the app with an empty body and the
+    declared length, so the app's own limit check answers it."""
+    from io import BytesIO
+
     from waitress.channel import HTTPChannel
     from waitress.task import WSGITask
+    from waitress.utilities import RequestEntityTooLarge
 
     class KeepAlive304Task(WSGITask):  # type: ignore[misc]
         def set_close_on_finish(self) -> None:
@@ -74,8 +90,33 @@ def _keep_alive_channel() -> Any:
                 return
             super().set_close_on_finish()
 
+    class TooLargeTask(WSGITask):  # type: ignore[misc]
+        def get_environment(self) -> dict[str, Any]:
+            environ: dict[str, Any] = super().get_environment()
+            limit = self.channel.server.adj.max_request_body_size
+            declared = int(self.request.content_length or 0)
+            environ["CONTENT_LENGTH"] = str(max(declared, limit + 1))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input"] = BytesIO()
+            return environ
+
+        def execute(self) -> None:
+            super().execute()
+            self.close_on_finish = True  # the rest of the body is still on its way: never read it
+
+    class ErrorOrTooLarge:
+        """waitress's error task, except for a body over the limit (see TooLargeTask)."""
+
+        def __new__(cls, channel: Any, request: Any) -> Any:
+            from waitress.task import ErrorTask
+
+            if isinstance(request.error, RequestEntityTooLarge):
+                return TooLargeTask(channel, request)
+            return ErrorTask(channel, request)
+
     class KeepAlive304Channel(HTTPChannel):  # type: ignore[misc]
         task_class = KeepAlive304Task
+        error_task_class = ErrorOrTooLarge
 
     return KeepAlive304Channel
 
@@ -114,14 +155,44 @@ def settle_memory() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def largest_body(app: Flask) -> int:
+    """The largest request body any route of the app accepts: the import's (2 MB), or MAX_CONTENT_LENGTH."""
+    from companion.service.record import IMPORT_MAX_BYTES
+
+    return max(int(app.config["MAX_CONTENT_LENGTH"]), IMPORT_MAX_BYTES)
+
+
+PROXY_HEADERS = "x-forwarded-for x-forwarded-proto x-forwarded-host"
+
+
+def proxy_options(app: Flask) -> dict[str, Any]:
+    """What waitress needs behind a reverse proxy (PROXY_FIX = N in the instance config).
+
+    waitress removes every X-Forwarded-* header unless it comes from a trusted proxy, so without this
+    the app never learns the scheme (no `Secure` on its cookies, http:// links behind HTTPS). Trusted
+    from PROXY_ADDRESS only (default 127.0.0.1: Caddy on the same machine); from anyone else the
+    headers are still removed, so a client that reaches the app directly cannot choose its address."""
+    proxies = int(app.config.get("PROXY_FIX", 0) or 0)
+    if not proxies:
+        return {}
+    return {
+        "trusted_proxy": str(app.config.get("PROXY_ADDRESS", "127.0.0.1")),
+        "trusted_proxy_count": proxies,
+        "trusted_proxy_headers": PROXY_HEADERS,
+        "clear_untrusted_proxy_headers": True,
+    }
+
+
 def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str, Any]:
     files = raise_file_limit()
     return {
+        **proxy_options(app),
         "host": host,
         "port": port,
         "threads": threads,
         "ident": "companion101",
-        "max_request_body_size": int(app.config["MAX_CONTENT_LENGTH"]),
+        # The largest body any route takes (an import); each route refuses more than its own limit.
+        "max_request_body_size": largest_body(app),
         "channel_timeout": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "cleanup_interval": 5,
         "connection_limit": max(100, min(CONNECTION_LIMIT, files - 100)),
@@ -130,18 +201,107 @@ def waitress_options(app: Flask, host: str, port: int, threads: int) -> dict[str
     }
 
 
-def run_waitress(app: Flask, host: str, port: int, threads: int) -> None:
+def run_waitress(app: Flask, host: str, port: int, threads: int, sockets: list[socket.socket] | None = None) -> None:
     from waitress.server import create_server
 
-    server = create_server(app, **waitress_options(app, host, port, threads))
+    options = waitress_options(app, host, port, threads)
+    if sockets is not None:  # one of several processes: its own listening socket (reuse_port_sockets)
+        del options["host"], options["port"]
+        options["sockets"] = sockets
+    server = create_server(app, **options)
     server.channel_class = _keep_alive_channel()
-    server.print_listen("Serving on http://{}:{}")
+    if sockets is None:
+        server.print_listen("Serving on http://{}:{}")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+
+
+def can_reuse_port() -> bool:
+    """Whether several processes can share a port with the kernel balancing them (Linux)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT") and hasattr(os, "fork")
+
+
+def reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port that other processes of this server listen on too (SO_REUSEPORT):
+    the kernel spreads new connections evenly over them, so no process takes most of the phones."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host or "0.0.0.0", port))
+    sock.listen(BACKLOG)
+    sock.setblocking(False)
+    return sock
+
+
+def die_with(parent: int) -> None:
+    """Have the kernel stop this process when `parent` dies, even by SIGKILL (Linux's PR_SET_PDEATHSIG):
+    an orphan would keep serving the port, and the database, unseen."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def run_waitress_processes(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
+    """`workers` waitress processes, forked after the app was built, each on its own SO_REUSEPORT socket.
+
+    The parent only watches: a process that dies is started again (at most once a second), and
+    SIGTERM or Ctrl+C stops them all. Linux only (SO_REUSEPORT balances connections there)."""
+    import signal
+    import time
+
+    first = reuse_port_socket(host, port)  # fails here, in the parent, if the port is taken
+    print(f"Serving on http://{host}:{port} with {workers} processes", flush=True)
+    children: dict[int, int] = {}
+    stopping = False
+    parent = os.getpid()
+
+    def start(slot: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the child serves until it is told to stop, or the parent is gone
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            die_with(parent)
+            code = 0
+            try:
+                run_waitress(app, host, port, threads, [first if slot == 0 else reuse_port_socket(host, port)])
+            except BaseException:  # noqa: B036 (whatever stops the child, it must not return into the parent)
+                logging.getLogger("companion").exception("a server process stopped")
+                code = 1
+            finally:
+                os._exit(code)
+        children[pid] = slot
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for slot in range(workers):
+        start(slot)
+    while children:
+        try:
+            pid, _status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        slot = children.pop(pid, -1)
+        if slot >= 0 and not stopping:
+            time.sleep(1)  # a process that cannot start is not restarted in a tight loop
+            start(slot)
+    first.close()
 
 
 def request_log(app: Flask) -> None:
@@ -170,8 +330,16 @@ def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
         app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
+def default_workers() -> int:
+    """One process per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
 def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
-    """gunicorn's settings for N gthread workers.
+    """gunicorn's settings for N gthread workers (`--server gthread`).
 
     Each worker takes at most its share of CONNECTION_LIMIT (plus a tenth): the workers share one
     listening socket, and the one that wakes first would otherwise accept most of the phones (3,039
@@ -199,11 +367,10 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
 
 
 def run_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
-    """N gunicorn processes (gthread: idle keep-alive connections wait in a selector, not a thread)."""
+    """N gunicorn gthread processes, forked after the app was built (preload: they share its memory)."""
     if sys.platform == "win32":
         raise SystemExit(
-            "companion: --workers needs gunicorn, which does not run on Windows; "
-            "leave --workers out to serve with waitress"
+            "companion: gunicorn does not run on Windows; serve with --server waitress"
         )
     from gunicorn.app.base import BaseApplication
 

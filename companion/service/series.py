@@ -106,7 +106,7 @@ def load(db: sqlite_utils.Database, series_id: str) -> Series | None:
     cached = _recent.get(row)
     if cached is not None:
         return cached
-    row = replace(row, rounds=storage.load_rounds(db, series_id))
+    row = storage.with_rounds_of(db, row)
     try:
         setup = setup_of(row, storage.load_roster(db, series_id))
         entries = tuple(RoundInput.from_json(r, setup) for r in row.rounds)
@@ -232,15 +232,21 @@ def restore_round(db: sqlite_utils.Database, series: Series, n: int, data: Any,
     return _store(db, series, entries, action="restore", n=n, if_match=None, idempotency=idempotency)
 
 
-def same_round(series: Series, n: int | None, stored: Any) -> bool:
-    """Whether round n is still stored exactly as `stored` (the round a write without If-Match targets)."""
+def same_round(series: Series, n: int | None, seen: Any) -> bool:
+    """Whether round n is still the round `seen` (`round_id`) named, unchanged: the round a write without
+    If-Match targets, by identity and content (a neighbour that moved into its place, even with the same
+    content, is not it; nor is the round itself once someone else changed it)."""
     if n is None:
         return True
-    return 1 <= n <= len(series.row.rounds) and series.row.rounds[n - 1] == stored
+    return bool(round_id(series, n) == seen)
 
 
-def stored_round_data(series: Series, n: int | None) -> Any:
-    return series.row.rounds[n - 1] if n is not None and 1 <= n <= len(series.row.rounds) else None
+def round_id(series: Series, n: int | None) -> tuple[str, Any] | None:
+    """Stored round n as (its stable id, its stored data); None for no round."""
+    ids, rounds = series.row.round_ids, series.row.rounds
+    if n is None or not 1 <= n <= min(len(ids), len(rounds)):
+        return None
+    return ids[n - 1], rounds[n - 1]
 
 
 def check_round(series: Series, data: Any, n: int | None = None) -> None:

@@ -3,12 +3,22 @@
 Copying `companion.sqlite3` by hand misses whatever still sits in the `-wal`
 file; the backup API reads the database as one snapshot through SQLite
 itself, so a backup taken mid-write is the state just before or just after it.
+
+A restore replaces what the server reads under its feet: it is refused while a
+`companion serve` holds the database (`serving`: a shared lock on
+`<database>.serving`, taken for as long as the server runs, released by the
+system even if the server is killed), and what it replaces is first copied to
+`<database>.before-restore-<time>` (`restore` returns that path).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
@@ -68,9 +78,75 @@ def check_backup(path: str) -> None:
         conn.close()
 
 
-def restore(backup_path: str, database: str) -> int:
-    """Replace the database's content by the backup's (then upgrade it); returns the number of series."""
+class DatabaseInUse(Exception):
+    """A server is using the database (restore refused)."""
+
+
+def _lock_path(database: str) -> Path:
+    return Path(f"{database}.serving")
+
+
+@contextlib.contextmanager
+def serving(database: str) -> Iterator[None]:
+    """Hold the database's serving lock (shared: several servers may use one database) while inside."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here; the docs say to stop the server first
+        yield
+        return
+    storage.create_private(str(_lock_path(database)))
+    with open(_lock_path(database), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)  # forked workers inherit it; the system drops it when all exit
+        yield
+
+
+def check_not_served(database: str) -> None:
+    """Raise DatabaseInUse while a `companion serve` holds the database."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    path = _lock_path(database)
+    if not path.exists():
+        return
+    with open(path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DatabaseInUse(
+                f"{database} is in use by a running `companion serve`: stop the server, then restore "
+                "(nothing was changed)"
+            ) from None
+        fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def keep_copy(database: str) -> Path | None:
+    """Copy the database about to be replaced next to it; returns where (None when there is none)."""
+    if not Path(database).is_file() or Path(database).stat().st_size == 0:
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    target = Path(f"{database}.before-restore-{stamp}")
+    source = sqlite3.connect(database, timeout=30)
+    try:
+        _copy(source, target)
+    finally:
+        source.close()
+    return target
+
+
+@dataclass(frozen=True)
+class Restored:
+    series: int  # how many series the database holds now
+    replaced: Path | None  # the copy of what it held before (None: it was empty or missing)
+
+
+def restore(backup_path: str, database: str) -> Restored:
+    """Replace the database's content by the backup's (then upgrade it).
+
+    Refused (DatabaseInUse) while a server holds the database; the replaced content is copied first."""
     check_backup(backup_path)
+    check_not_served(database)
+    replaced = keep_copy(database)
     storage.create_private(database)
     source = sqlite3.connect(f"file:{Path(backup_path).resolve()}?mode=ro", uri=True)
     target = sqlite3.connect(database, timeout=30)
@@ -80,4 +156,18 @@ def restore(backup_path: str, database: str) -> int:
         source.close()
         target.close()
     storage.init_db(database)  # a backup from an older version is upgraded here
-    return count_series(database)
+    return Restored(count_series(database), replaced)
+
+
+def rotate(folder: str | Path, keep: int, database: str) -> tuple[Path, list[Path]]:
+    """A timestamped backup in `folder`, then only the `keep` newest of them left; returns (new, removed)."""
+    target_dir = Path(folder)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    target = target_dir / f"companion-{stamp}.sqlite3"
+    backup(database, target)
+    found = sorted(target_dir.glob("companion-*.sqlite3"))
+    removed = found[:-keep] if keep > 0 else []
+    for old in removed:
+        old.unlink()
+    return target, removed

@@ -14,8 +14,9 @@ import os
 import secrets
 import sqlite3
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -111,6 +112,19 @@ def m004_seats_drafts_confirmations(db: sqlite_utils.Database) -> None:
         pk="id", foreign_keys=[("series_id", "series", "id")],
     )
     db.table("roster").create_index(["series_id", "id"])
+
+
+@migrations()
+def m005_round_ids(db: sqlite_utils.Database) -> None:
+    """Each stored round gets an id of its own that moves with it (`rounds.rid`): a write without
+    If-Match checks, when it retries on fresh state, that its round is still the one it meant, even
+    when a neighbour with the same content has moved into its place."""
+    db.execute("alter table rounds add column rid text")
+    db.execute("update rounds set rid = lower(hex(randomblob(8)))")
+
+
+def new_round_id() -> str:
+    return secrets.token_hex(8)
 
 
 IDEMPOTENCY_DAYS = 2  # a retry comes within seconds; keys older than this are forgotten
@@ -261,6 +275,7 @@ class SeriesRow:
     rounds: list[dict[str, Any]]
     table_id: str = ""
     marks: int = 0  # changes to the players' confirmations (see m004)
+    round_ids: list[str] = field(default_factory=list)  # the stable id of each round, in order
 
     @property
     def stamp(self) -> str:
@@ -301,8 +316,8 @@ def insert_series(db: sqlite_utils.Database, *, ruleset: str, options: dict[str,
             "created_at": stamp, "updated_at": stamp,
         })
         for n, data in enumerate(rounds or [], start=1):
-            db.execute("insert into rounds (series_id, n, data, created_at, updated_at) values (?, ?, ?, ?, ?)",
-                       [series_id, n, dumps(data), stamp, stamp])
+            db.execute("insert into rounds (series_id, n, data, created_at, updated_at, rid) values (?, ?, ?, ?, ?, ?)",
+                       [series_id, n, dumps(data), stamp, stamp, new_round_id()])
         for h in history or []:
             db.execute(
                 "insert into round_history (series_id, n, action, data, new_data, at) values (?, ?, ?, ?, ?, ?)",
@@ -322,18 +337,38 @@ def load_series(db: sqlite_utils.Database, series_id: str, *, with_rounds: bool 
     if not rows:
         return None
     row = rows[0]
-    rounds = load_rounds(db, series_id) if with_rounds else []
-    return SeriesRow(
+    found = SeriesRow(
         id=row["id"], ruleset=row["ruleset"], options=json.loads(row["options"]), players=json.loads(row["players"]),
         starter=row["starter"], starter_drawn=bool(row["starter_drawn"]), edit_token_hash=row["edit_token_hash"],
-        version=row["version"], created_at=row["created_at"], updated_at=row["updated_at"], rounds=rounds,
+        version=row["version"], created_at=row["created_at"], updated_at=row["updated_at"], rounds=[],
         table_id=row["table_id"] or "", marks=row.get("marks") or 0,
     )
+    return with_rounds_of(db, found) if with_rounds else found
 
 
 def load_rounds(db: sqlite_utils.Database, series_id: str) -> list[dict[str, Any]]:
     rows = db.query("select data from rounds where series_id = ? order by n", [series_id])
     return [json.loads(r["data"]) for r in rows]
+
+
+def with_rounds_of(db: sqlite_utils.Database, row: SeriesRow) -> SeriesRow:
+    """`row` with its stored rounds and their ids."""
+    rows = list(db.execute("select data, rid from rounds where series_id = ? order by n", [row.id]).fetchall())
+    return replace(row, rounds=[json.loads(data) for data, _ in rows], round_ids=[rid for _, rid in rows])
+
+
+def _ids_after(series: SeriesRow, action: str, n: int) -> list[str]:
+    """The round ids once `action` is done to round n: an edited round keeps its id, a new one gets one."""
+    ids = list(series.round_ids)
+    if len(ids) != len(series.rounds):  # loaded without ids: nothing to keep
+        ids = [new_round_id() for _ in series.rounds]
+    if action == "add":
+        ids.append(new_round_id())
+    elif action == "delete":
+        del ids[n - 1]
+    elif action == "restore":
+        ids.insert(n - 1, new_round_id())
+    return ids
 
 
 class DuplicateKey(Exception):
@@ -359,6 +394,9 @@ def save_rounds(
     """
     stamp = now()
     old = series.rounds
+    old_ids, new_ids = series.round_ids, _ids_after(series, action, n)
+    if len(new_ids) != len(new_rounds):  # not one of the four actions on one round: every round is new
+        new_ids = [new_round_id() for _ in new_rounds]
     with db.atomic():
         cursor = db.execute(
             "update series set version = version + 1, updated_at = ? where id = ? and version = ?",
@@ -377,11 +415,12 @@ def save_rounds(
             cutoff = (datetime.now(UTC) - timedelta(days=IDEMPOTENCY_DAYS)).isoformat(timespec="seconds")
             db.execute("delete from idempotency_keys where series_id = ? and at < ?", [series.id, cutoff])
         for i, after in enumerate(new_rounds):
-            if i >= len(old) or old[i] != after:
+            if i >= len(old) or old[i] != after or i >= len(old_ids) or old_ids[i] != new_ids[i]:
                 db.execute(
-                    "insert into rounds (series_id, n, data, created_at, updated_at) values (?, ?, ?, ?, ?) "
-                    "on conflict (series_id, n) do update set data = excluded.data, updated_at = excluded.updated_at",
-                    [series.id, i + 1, dumps(after), stamp, stamp],
+                    "insert into rounds (series_id, n, data, created_at, updated_at, rid) values (?, ?, ?, ?, ?, ?) "
+                    "on conflict (series_id, n) do update set data = excluded.data, "
+                    "updated_at = excluded.updated_at, rid = excluded.rid",
+                    [series.id, i + 1, dumps(after), stamp, stamp, new_ids[i]],
                 )
         if len(new_rounds) < len(old):
             db.execute("delete from rounds where series_id = ? and n > ?", [series.id, len(new_rounds)])
@@ -399,7 +438,7 @@ def save_rounds(
              dumps(new_rounds[n - 1]) if action != "delete" else None, stamp],
         )
     _note_write_ok()
-    return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds)
+    return replace(series, version=series.version + 1, updated_at=stamp, rounds=new_rounds, round_ids=new_ids)
 
 
 @dataclass(frozen=True)
@@ -471,3 +510,12 @@ def round_history(db: sqlite_utils.Database, series_id: str) -> list[dict[str, A
         }
         for r in db.query("select * from round_history where series_id = ? order by id", [series_id])
     ]
+
+
+def shared_folder(app: Flask) -> Path:
+    """Where state the worker processes share sits beside the database (the PDF cache, the rate-limit counters):
+    the database file's folder, or the instance folder for a database that is no file."""
+    path = app.config["DATABASE"]
+    if path == ":memory:" or path.startswith("file:"):
+        return Path(app.instance_path)
+    return Path(path).resolve().parent

@@ -114,7 +114,7 @@ def _version_conflict(error: VersionConflict) -> Response:
             "Someone else saved first: the series is now at version %(version)s. "
             "Nothing was changed; look at the fresh state and try again.", version=error.series.version)
     if is_api_request():
-        from companion.web.present.series_view import series_json
+        from companion.web.present.series_json import series_json
 
         return error_response(409, "stale-version", message, series=series_json(error.series))
     return error_page(409, message)

@@ -25,9 +25,10 @@ def test_lan_address_is_an_ip_address() -> None:
 
 def test_serve_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = {}
-    monkeypatch.setattr(cli, "serve", lambda host, port, threads: seen.update(host=host, port=port))
+    monkeypatch.setattr(cli, "serve", lambda host, port, threads, workers, kind: seen.update(
+        host=host, port=port, workers=workers, kind=kind))
     cli.main(["serve"])
-    assert seen == {"host": "0.0.0.0", "port": 8101}
+    assert seen == {"host": "0.0.0.0", "port": 8101, "workers": None, "kind": "waitress"}  # None: one per core
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["serve", "--help"], ["init-db", "--help"]])
@@ -41,7 +42,8 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 
 def test_serve_options(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = {}
-    monkeypatch.setattr(cli, "serve", lambda host, port, threads: seen.update(host=host, port=port, threads=threads))
+    monkeypatch.setattr(cli, "serve",
+                        lambda host, port, threads, *_: seen.update(host=host, port=port, threads=threads))
     assert cli.main(["serve", "--host", "127.0.0.1", "--port", "9000", "--threads", "2"]) == 0
     assert seen == {"host": "127.0.0.1", "port": 9000, "threads": 2}
 
@@ -74,7 +76,7 @@ def test_serve_on_loopback_prints_the_loopback_address(tmp_path: Path, monkeypat
         def close(self) -> None: ...
 
     monkeypatch.setattr(waitress_server, "create_server", Stopped)
-    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765"]) == 0
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765", "--workers", "1"]) == 0
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
     assert served["host"] == "127.0.0.1" and served["port"] == 8765 and served["public"] is None
     assert "127.0.0.1" in served["hosts"] and "localhost" in served["hosts"]

@@ -109,9 +109,21 @@ def test_no_acknowledged_round_is_lost_across_sigkills(server: Server, tmp_path:
                         acknowledged.add(len(body["rounds"]))
 
         writers = [threading.Thread(target=write) for _ in range(WRITERS)]
+        with lock:
+            before = len(acknowledged)
         for thread in writers:
             thread.start()
-        time.sleep(rng.uniform(0.2, 0.6))
+        # Kill once this cycle has had its own acknowledgements (a few, at a random count): how long that
+        # takes depends on the machine's load, what the test checks does not.
+        wanted = before + rng.randint(1, 4)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and all(t.is_alive() for t in writers):
+            with lock:
+                if len(acknowledged) >= wanted:
+                    break
+            time.sleep(0.005)
+        with lock:
+            assert len(acknowledged) >= wanted, f"cycle {cycle}: the server acknowledged no round"
         server.kill()
         stop.set()
         for thread in writers:
@@ -181,7 +193,7 @@ def test_idle_polls_keep_their_connection(server: Server) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn does not run on Windows")
 def test_two_workers_serve_with_gunicorn(tmp_path: Path) -> None:
-    running = Server(tmp_path, "--workers", "2")
+    running = Server(tmp_path, "--server", "gthread", "--workers", "2")
     running.start()
     try:
         status, created = running.request("POST", "/api/v1/series", {"players": ["Аня", "Борис"], "starter": "Аня"})

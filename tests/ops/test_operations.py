@@ -49,9 +49,11 @@ def test_health_reads_the_database_and_reports_the_migration_level(client: Flask
 
 
 def test_health_fails_with_503_when_the_database_is_unreadable_or_behind(app: Flask, client: FlaskClient) -> None:
-    with app.app_context():
+    assert client.get("/api/v1/health").status_code == 200  # the migrations read (and kept) once
+    with app.app_context():  # an older file put back: its last migration's table and record are not there
         db = storage.get_db()
-        db.execute("delete from _sqlite_migrations where name = ?", [storage.migration_names()[-1]])
+        db.execute("drop table idempotency_keys")
+        db.execute("delete from _sqlite_migrations where name = 'm003_idempotency_keys'")
     response = client.get("/api/v1/health")
     assert response.status_code == 503 and response.get_json()["status"] == "fail"
     assert "migrations" in response.get_json()["problems"][0]
@@ -63,6 +65,33 @@ def test_health_fails_with_503_when_the_database_is_unreadable_or_behind(app: Fl
         storage.get_db().execute("drop table series")
     response = client.get("/api/v1/health")
     assert response.status_code == 503 and "unreadable" in response.get_json()["problems"][0]
+
+
+def test_health_sees_a_newer_app_upgrade_the_file(app: Flask, client: FlaskClient) -> None:
+    assert client.get("/api/v1/health").status_code == 200
+    with app.app_context():  # another process, a newer version, applies its migration to the same file
+        db = storage.get_db()
+        db.execute("create table from_a_newer_version (x)")
+        db.execute("insert into _sqlite_migrations (migration_set, name, applied_at) "
+                   "values ('companion', 'm999_newer', '2026-12-01')")
+    response = client.get("/api/v1/health")
+    assert response.status_code == 503 and "migrations" in response.get_json()["problems"][0]
+    assert response.get_json()["database"]["migrations"]["applied"] == len(storage.migration_names()) + 1
+
+
+def test_health_costs_one_query_once_the_migrations_are_known(app: Flask, client: FlaskClient) -> None:
+    assert client.get("/api/v1/health").status_code == 200
+    queries: list[str] = []
+    with app.app_context():
+        storage.get_db().conn.set_trace_callback(queries.append)
+    try:
+        for _ in range(3):
+            assert client.get("/api/v1/health").get_json()["status"] == "ok"
+    finally:
+        with app.app_context():
+            storage.get_db().conn.set_trace_callback(None)
+    issued = [q for q in queries if not q.startswith("--")]  # SQLite traces pragma_schema_version's own step
+    assert len(issued) == 3 and all("count(*)" in q and "schema_version" in q for q in issued)
 
 
 # -- storage failures ------------------------------------------------------------------
@@ -204,7 +233,7 @@ def test_backup_includes_what_is_still_in_the_wal_and_restores(tmp_path: Path) -
     assert backup.backup(app.config["DATABASE"], tmp_path / "b.sqlite3") == 1
     assert stat.S_IMODE(os.stat(tmp_path / "b.sqlite3").st_mode) == 0o600
     assert not (tmp_path / "b.sqlite3-wal").exists()
-    assert backup.restore(str(tmp_path / "b.sqlite3"), str(tmp_path / "restored.sqlite3")) == 1
+    assert backup.restore(str(tmp_path / "b.sqlite3"), str(tmp_path / "restored.sqlite3")).series == 1
     restored = make(tmp_path / "restored.sqlite3").test_client()
     assert rounds_of(restored, created["id"]) == 5
 

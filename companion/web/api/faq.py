@@ -18,6 +18,7 @@ from companion.faq import entries as faq
 from companion.faq import search as faq_search
 from companion.faq.entries import MAX_QUERY_LENGTH
 from companion.i18n import LANGUAGES, current_language
+from companion.ops.hardening import ascii_int
 from companion.service import series as series_service
 from companion.service.series import Series
 from companion.storage.database import get_db
@@ -73,9 +74,10 @@ def requested_limit() -> int:
     value = request.args.get("limit")
     if value is None or value == "":
         return 10
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_LIMIT:
+    number = ascii_int(value)  # None for 5,000 digits too (int() refuses over 4,300)
+    if number is None or not 1 <= number <= MAX_LIMIT:
         raise ApiError(400, "bad-request", N_("“limit” must be a whole number from 1 to %(max)s."), max=MAX_LIMIT)
-    return int(value)
+    return number
 
 
 def result_json(entry: faq.FaqEntry, lang: str, rs: RuleSet | None, query: dict[str, Any],

@@ -2,7 +2,10 @@
 
 `GET /api/v1/health` reads the database and its migration level and says
 whether the last write failed; any problem is a 503, so a load balancer or
-systemd watchdog takes the instance out. A request whose write the storage
+systemd watchdog takes the instance out. It costs one query: the count of
+series and the schema's version, read from the file every time; the applied
+migrations are read again only when that version moved (a migration changes
+the schema: a newer app upgrading the file, an older file put back). A request whose write the storage
 refuses gets 503 in the user's language: the transaction was rolled back, so
 nothing is half-written and nothing acknowledged before is lost.
 """
@@ -26,13 +29,28 @@ MIN_FREE_BYTES = 1_000_000  # below this, the next rounds may not fit
 RETRY_AFTER_SECONDS = 30
 
 
+class AppliedMigrations:
+    """The applied migrations by schema version: read once per version of the schema, per process."""
+
+    def __init__(self) -> None:
+        self.schema_version: int | None = None
+        self.applied: list[str] = []
+
+    def get(self, db: Any, schema_version: int) -> list[str]:
+        if schema_version != self.schema_version:
+            applied = storage.applied_migrations(db)
+            self.schema_version, self.applied = schema_version, applied
+        return self.applied
+
+
 def _problems() -> tuple[list[str], dict[str, Any]]:
     problems: list[str] = []
     facts: dict[str, Any] = {}
     try:
         db = storage.get_db()
-        facts["series"] = db.execute("select count(*) from series").fetchone()[0]
-        applied = storage.applied_migrations(db)
+        facts["series"], schema_version = db.execute(
+            "select count(*), (select schema_version from pragma_schema_version) from series").fetchone()
+        applied = current_app.extensions["companion.migrations"].get(db, schema_version)
     except sqlite3.Error as error:
         return [f"database unreadable: {error}"], facts
     expected = storage.migration_names()
@@ -85,5 +103,6 @@ def storage_failed(error: sqlite3.DatabaseError) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    app.extensions["companion.migrations"] = AppliedMigrations()
     app.register_blueprint(bp)
     app.register_error_handler(sqlite3.DatabaseError, storage_failed)

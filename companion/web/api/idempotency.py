@@ -79,7 +79,7 @@ def remember(series_id: str, key: str | None, response: Response) -> Response:
 def apply(series: Series, change: Change, *, expected: int | None, key: tuple[str, str] | None,
           target: int | None = None) -> Series:
     """Apply `change`; without If-Match, retry on the fresh state while only other rounds moved."""
-    seen = series_service.stored_round_data(series, target)
+    seen = series_service.round_id(series, target)
     for _ in range(series_service.WRITE_ATTEMPTS):
         try:
             return change(series, expected, key)

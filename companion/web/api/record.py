@@ -6,19 +6,19 @@ answers 201 with the new series and its `edit_token`. A refused file stores noth
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.errors import N_
+from companion.ops.hardening import strict_loads
 from companion.service import record
 from companion.storage.database import get_db
 from companion.web.api.request import created, load_series
 from companion.web.errors import ApiError
 from companion.web.http.links import public_url
-from companion.web.present.series_view import series_json
+from companion.web.present.series_json import series_json
 
 bp = Blueprint("record_api", __name__)
 
@@ -49,7 +49,7 @@ def read_upload_json() -> Any:
         raise ApiError(413, "too-large", N_("The file is too large (at most %(size)s MB)."),
                        size=IMPORT_MAX_BYTES // (1024 * 1024)) from None
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        return strict_loads(raw.decode("utf-8-sig"))  # InputRefused: the app's 400, in the user's language
     except (UnicodeDecodeError, ValueError):
         raise ApiError(
             400,

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from companion.core.errors import N_, Msg
+from companion.ops.hardening import ascii_int
 from companion.service import series as series_service
 from companion.storage.database import get_db
 from companion.web.errors import ApiError
@@ -73,6 +74,7 @@ def if_match_version() -> int | None:
     if value is None:
         return None
     digits = value.strip().removeprefix("W/").strip('"').split(".")[0]  # an ETag "7.2": version 7, marks 2
-    if not (digits.isascii() and digits.isdigit()):  # "²".isdigit() is true, int("²") fails
+    version = ascii_int(digits) if digits.isdigit() else None  # "²" and 5,000 digits are no version
+    if version is None:
         raise ApiError(400, "bad-request", N_("If-Match must be the series version, a whole number such as 3."))
-    return int(digits)
+    return version

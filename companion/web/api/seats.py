@@ -19,7 +19,7 @@ from companion.web.api.request import authorize, bearer_token, created, json_obj
 from companion.web.errors import ApiError
 from companion.web.http.conditional import conditional
 from companion.web.http.links import public_url
-from companion.web.present.series_view import round_marks_json, series_json
+from companion.web.present.series_json import round_marks_json, series_json
 
 bp = Blueprint("seats_api", __name__, url_prefix="/api/v1")
 

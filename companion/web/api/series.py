@@ -10,7 +10,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, request
 
 from companion.core.cards import parse_card
 from companion.core.errors import N_, FormatError, RuleError
@@ -27,7 +27,7 @@ from companion.web.api.request import authorize, created, if_match_version, json
 from companion.web.errors import ApiError
 from companion.web.http.conditional import conditional
 from companion.web.present.rules_text import option_spec_json
-from companion.web.present.series_view import series_json
+from companion.web.present.series_json import series_json, series_response
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -121,8 +121,7 @@ def write(
     digest = idempotency.request_hash(data) if key else ""
 
     def current() -> Response:
-        fresh = load_series(series_id)
-        return jsonify(series_json(fresh))
+        return series_response(load_series(series_id))
 
     if key:
         found = idempotency.earlier(series.id, key, digest)
@@ -136,9 +135,7 @@ def write(
         found = idempotency.earlier(series.id, key or "", digest)
         assert found is not None
         return idempotency.replay(found, current, status)
-    response = jsonify(series_json(changed))
-    response.status_code = status
-    return idempotency.remember(series.id, key, response)
+    return idempotency.remember(series.id, key, series_response(changed, status))
 
 
 def stored_round(series: series_service.Series, n: int) -> int:
@@ -186,7 +183,7 @@ def create_series() -> Any:
 @bp.get("/series/<series_id>")
 def get_series(series_id: str) -> Any:
     series = load_series(series_id)
-    return conditional(series.row.stamp, lambda: jsonify(series_json(series)))
+    return conditional(series.row.stamp, lambda: series_response(series))
 
 
 @bp.post("/series/<series_id>/rounds")

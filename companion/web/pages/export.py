@@ -29,6 +29,7 @@ from companion.web.http.links import public_url, qr_png
 from companion.web.http.pages import load_or_404
 from companion.web.pages.tables import series_rules_lines
 from companion.web.present.numbers import minus, signed, zone_key
+from companion.web.present.scoresheet import Sheet, scoresheet
 from companion.web.present.series_view import Cell, SeriesView, dispute_text, event_text, history_view, series_view
 
 bp = Blueprint("export", __name__)
@@ -196,63 +197,26 @@ def scoresheet_pdf(series_id: str) -> Response:
 CSV_DELIMITERS = {"ru": ";", "en": ","}
 
 
-def player_events(events: list[dict[str, Any]], player: str) -> str:
-    """The round's events that concern this player, and those of the whole table (redeal, series end)."""
-    return "; ".join(event_text(e) for e in events if e.get("player", player) == player)
+def csv_text(sheet: Sheet, delimiter: str) -> str:
+    """The sheet as CSV: its facts, an empty line, then the rounds table; every cell through `SafeCsvWriter`."""
+    out = io.StringIO()
+    out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8
+    writer = SafeCsvWriter(csv.writer(out, delimiter=delimiter, lineterminator="\r\n"))
+    for label, value in sheet.facts:
+        writer.writerow([label, value])
+    writer.writerow([])
+    writer.writerow(sheet.columns)
+    for row in sheet.rows:
+        writer.writerow(row)
+    return out.getvalue()
 
 
 @bp.get("/series/<series_id>/scoresheet.csv")
 def scoresheet_csv(series_id: str) -> Response:
     series = load_or_404(series_id)
-    view = series_view(series)
-    final = final_standings(series.standings)
-    lang = current_language()
-    out = io.StringIO()
-    out.write("\ufeff")  # lets spreadsheet programs read the file as UTF-8
-    writer = SafeCsvWriter(csv.writer(out, delimiter=CSV_DELIMITERS.get(lang, ","), lineterminator="\r\n"))
-    created = datetime.fromisoformat(series.row.created_at)
-    rules = series_rules_lines(series)
-    if final.finished:
-        outcome = (
-            gettext("Winner: %(name)s", name=final.winner)
-            if final.winner
-            else gettext("Lost: %(names)s", names=", ".join(final.losers))
-        )
-    else:
-        outcome = gettext("The series goes on; %(name)s starts the next round.", name=series.standings.next_starter)
-    writer.writerow([gettext("One hundred and one"), gettext("Scoresheet")])
-    writer.writerow([gettext("Rule set"), gettext(series.setup.ruleset.name)])
-    writer.writerow(
-        [gettext("House rules"), "; ".join(f"{label}: {value}" for label, value in rules) or gettext("none")]
-    )
-    writer.writerow([gettext("Date"), created.strftime("%d.%m.%Y")])
-    writer.writerow([gettext("Players"), ", ".join(series.setup.players)])
-    writer.writerow([gettext("Result"), outcome])
-    writer.writerow([gettext("View link"), public_url("series.show", series_id=series.id)])
-    writer.writerow([])
-    writer.writerow(
-        [gettext("Round"), gettext("Player"), gettext("Cards"), gettext("Points"), gettext("Total"), gettext("Events")]
-    )
-    for r in view.rounds:
-        events = list(r.json["events"])
-        for name, cell in zip(series.setup.players, r.cells, strict=True):
-            if cell.change is None:  # out of the series already; a row only for leaving the table now
-                told = player_events([e for e in events if e.get("type") == "left"], name)
-                if told:
-                    writer.writerow([r.n, name, "", "", cell.total, told])
-                continue
-            if r.redeal:
-                cards, points = gettext("redeal"), 0
-            elif cell.winner:
-                cards = gettext("last card %(card)s", card=r.finish)
-                points = cell.change or 0
-            elif cell.typed:
-                cards, points = gettext("typed in"), cell.change or 0
-            else:
-                cards, points = cell.cards, cell.change or 0
-            said = [player_events(events, name)] + [dispute_text(name, note) for p, note in r.disputes if p == name]
-            writer.writerow([r.n, name, cards, points, cell.total, "; ".join(filter(None, said))])
-    response = Response(out.getvalue(), mimetype="text/csv")
+    sheet = scoresheet(series_view(series), public_url("series.show", series_id=series.id))
+    text = csv_text(sheet, CSV_DELIMITERS.get(current_language(), ","))
+    response = Response(text, mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{sheet_name(series, "csv")}"'
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response

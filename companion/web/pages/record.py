@@ -5,13 +5,12 @@ A refused file stores nothing and says what is wrong in it; a good one makes thi
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.errors import N_, FormatError, RuleError
 from companion.i18n import translate_error
+from companion.ops.hardening import InputRefused, strict_loads
 from companion.service import record
 from companion.service.record import IMPORT_MAX_BYTES
 from companion.storage.database import get_db
@@ -47,7 +46,9 @@ def import_upload() -> Response:
         )
     try:
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = strict_loads(raw.decode("utf-8-sig"))
+        except InputRefused as refused:
+            raise FormatError(refused.template, **refused.params) from None
         except (UnicodeDecodeError, ValueError):
             raise FormatError(
                 N_("The file is not valid JSON. Pick the .json file the app exported, unchanged.")

@@ -3,7 +3,7 @@
 Nothing here scores: totals, statuses and events come from the core's replay
 (`Standings`); this module only arranges them, once, so the four outputs can
 never disagree. Texts (events, card letters) are in the request's language;
-`series_json` uses only the language-free parts.
+the JSON API's series is built apart, from the core's records (`present.series_json`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.rules import StarterRule
-from companion.core.series import PlayerStatus
+from companion.core.series import PlayerStatus, series_winner
 from companion.i18n import gettext, ngettext
 from companion.service.series import Series
 from companion.storage.database import Mark
@@ -34,9 +34,6 @@ class PlayerLine:
     danger: bool  # still playing and one bad hand from the loss line
     starts: bool  # starts the next round
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "total": self.total, "status": self.status, "points_to_loss": self.points_to_loss}
-
 
 @dataclass(frozen=True)
 class Cell:
@@ -56,7 +53,6 @@ class RoundLine:
     finish: str  # the finishing card as the reader writes it
     cells: tuple[Cell, ...]
     events: tuple[str, ...]  # what happened, in sentences (the redeal is shown by `redeal`)
-    all_events: tuple[str, ...]  # every event, the redeal too (the CSV's column)
     json: Mapping[str, Any]  # the core's record of the round (the API's)
     marks: Mapping[str, Mark] = field(default_factory=dict)  # the players' confirmations and disputes
 
@@ -130,41 +126,9 @@ def series_view(series: Series) -> SeriesView:
             n=r.n, redeal=r.entry.redeal, winner=r.entry.winner, starter=r.starter,
             finish=card_text(r.entry.finishing_card), cells=tuple(cells),
             events=tuple(event_text(e) for e in r.events if e.get("type") != "redeal"),
-            all_events=tuple(event_text(e) for e in r.events), json=r.json, marks=series.marks.get(r.n, {}),
+            json=r.json, marks=series.marks.get(r.n, {}),
         ))
     return SeriesView(series, tuple(players), tuple(rounds))
-
-
-def series_json(series: Series) -> dict[str, Any]:
-    """The API's series: the view's language-free parts, in the documented field order."""
-    view = series_view(series)
-    st = series.standings
-    return {
-        "id": series.id,
-        "table": series.row.table_id,
-        "ruleset": series.setup.ruleset.id,
-        "options": series.setup.options.to_json(),
-        "players": [p.to_json() for p in view.players],
-        "rounds": [{**r.json, **round_marks_json(r.marks)} for r in view.rounds],
-        "status": "finished" if st.finished else "active",
-        "losers": list(st.losers),
-        "winner": st.winner,
-        "next_starter": st.next_starter,
-        "next_starter_rule": series.setup.ruleset.play.next_starter.value,
-        "starter": series.setup.starter,
-        "starter_drawn": series.row.starter_drawn,
-        "version": series.version,
-        "created_at": series.row.created_at,
-        "updated_at": series.row.updated_at,
-    }
-
-
-def round_marks_json(marks: Mapping[str, Mark]) -> dict[str, Any]:
-    """A round's confirmations by player ("agreed" or "disputed") and its disputes with their notes."""
-    return {
-        "confirmations": {p: "agreed" if m.agree else "disputed" for p, m in marks.items()},
-        "disputes": [{"player": p, "note": m.note} for p, m in marks.items() if not m.agree],
-    }
 
 
 def dispute_text(player: str, note: str) -> str:
@@ -206,18 +170,15 @@ def event_text(event: Mapping[str, Any]) -> str:
 def outcome(series: Series) -> dict[str, Any]:
     """How a finished series ended, for its end screen: who won, who lost, who went out and when.
 
-    A series that ends for all names its losers (docs/rules.md §4); with two players the other
-    one has won. In elimination the players went out one by one, and the last one left wins.
+    A series that ends for all names its losers (docs/rules.md §4); the winner is `series_winner`'s
+    (with two players the other one has won). In elimination the players went out one by one.
     """
     st = series.standings
     out = [{"name": e["player"], "round": r.n, "total": minus(e["total"])}
            for r in st.rounds for e in r.events if e.get("type") == "eliminated"]
     lost = [{"name": e["player"], "total": minus(e["total"])}
             for r in st.rounds for e in r.events if e.get("type") == "lost"]
-    winner = st.winner
-    if winner is None and st.finished and lost and len(series.setup.players) == 2:
-        winner = next(p for p in series.setup.players if p not in st.losers)
-    return {"winner": winner, "out": out, "lost": lost}
+    return {"winner": series_winner(st), "out": out, "lost": lost}
 
 
 def loss_label(loss_above: int) -> str:

@@ -151,7 +151,8 @@ def test_pdf_is_named_by_date_and_players_and_cached_by_version(client: FlaskCli
 def test_pdf_render_slots_answer_503_with_retry_after(client: FlaskClient, series: dict[str, Any]) -> None:
     from companion.ops import pdf
 
-    client.application.extensions["companion.pdf"] = renderer = pdf.Renderer(slots=1, queue_seconds=0)
+    folder = client.application.extensions["companion.pdf"].cache.folder
+    client.application.extensions["companion.pdf"] = renderer = pdf.Renderer(folder, slots=1, queue_seconds=0)
     assert renderer.slots.acquire()  # someone else is rendering
     try:
         page = client.get(f"/series/{series['id']}/scoresheet.pdf", headers={"Accept-Language": "en"})
@@ -177,10 +178,10 @@ def test_a_render_gets_a_frame_that_declares_room_for_its_calls() -> None:
         assert pdf.STACK_ROOM_SLOTS * 8 > 128 * 1024  # more than half of a 256 KB chunk: never in one in use
 
 
-def test_render_cache_keeps_within_its_bytes() -> None:
+def test_render_cache_keeps_within_its_bytes(tmp_path: Any) -> None:
     from companion.ops.pdf import RenderCache
 
-    cache = RenderCache(max_bytes=10)
+    cache = RenderCache(tmp_path, max_bytes=10)
     cache.put(("a",), b"12345")
     cache.put(("b",), b"12345")
     assert cache.get(("a",)) == b"12345"  # a is now the most recent
