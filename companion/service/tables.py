@@ -93,8 +93,8 @@ class Table:
     def names(self) -> list[str]:
         """Every name as written in some series, in order of first appearance."""
         seen: list[str] = []
-        for game in self.series:
-            seen += [p for p in game.setup.players if p not in seen]
+        for played in self.series:
+            seen += [p for p in played.setup.players if p not in seen]
         return seen
 
     def token_matches(self, token: str) -> bool:
@@ -205,9 +205,9 @@ def load(db: sqlite_utils.Database, table_id: str) -> Table | None:
         return None
     series = []
     for row in db.query("select id from series where table_id = ? order by created_at, rowid", [table_id]):
-        game = series_service.load(db, row["id"])
-        if game is not None:
-            series.append(game)
+        found = series_service.load(db, row["id"])
+        if found is not None:
+            series.append(found)
     merges = tuple(
         Merge(r["id"], r["from_name"], r["into_name"], r["at"], r["undone_at"])
         for r in db.query("select * from name_merges where table_id = ? order by id", [table_id])
@@ -237,8 +237,8 @@ def merge(db: sqlite_utils.Database, table: Table, from_name: Any, into_name: An
         raise MergeRefused(N_("“%(name)s” is already merged into “%(into)s”; undo that merge first."),
                            name=from_name, into=merges[from_name])
     after = {**merges, from_name: into_name}
-    for n, game in enumerate(table.series, start=1):
-        counted = [canonical(p, after) for p in game.setup.players]
+    for n, played in enumerate(table.series, start=1):
+        counted = [canonical(p, after) for p in played.setup.players]
         if len(set(counted)) < len(counted):
             raise MergeRefused(
                 N_("“%(first)s” and “%(second)s” are two different players: both play in series %(n)s of this table."),

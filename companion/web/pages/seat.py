@@ -89,7 +89,7 @@ def seat_context(series: Series, player: str, error: str | None = None) -> dict[
     found = seats.draft(get_db(), series)
     mine = found.hands.get(player)
     return {
-        "game": series, "view": view, "player": player, "error": error,
+        "series": series, "view": view, "player": player, "error": error,
         "lines": sorted(view.players, key=lambda p: p.name != player),  # their own line first
         "latest": latest_round(view, player),
         "disputes": [(r.n, dispute_text(p, note)) for r in view.rounds for p, note in r.disputes],

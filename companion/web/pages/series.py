@@ -83,7 +83,7 @@ def render_series(series: Series, status: int = 200, message: str | None = None)
                 if editor and h["restorable"]}
     response = page(
         template, status, vary=SERIES_HEADERS["Vary"],
-        game=series, standings=series.standings, view=series_view(series), editor=editor,
+        series=series, standings=series.standings, view=series_view(series), editor=editor,
         undo=len(series.entries) if just_saved and not is_fragment() else None,
         history=history, restores=restores, message=message,
         poll_etag=f'W/"{standings_etag(series.row, True)}"',

@@ -28,5 +28,5 @@ def result(series_id: str) -> Response:
         "telegram": f"https://t.me/share/url?url={quote(told.url, safe='')}&text={quote(without_url, safe='')}",
         "whatsapp": f"https://wa.me/?text={quote(text, safe='')}",
     }
-    return page("result.html", game=series, summary=told, text=text, image_url=image, links=links,
+    return page("result.html", series=series, summary=told, text=text, image_url=image, links=links,
                 file_name=f"sto-odno-{series.id}.png")

@@ -38,16 +38,16 @@ bp = Blueprint("tables", __name__)
 
 def series_rows(table: tables.Table) -> list[dict[str, Any]]:
     rows = []
-    for n, game in enumerate(table.series, start=1):
-        st = game.standings
+    for n, played in enumerate(table.series, start=1):
+        st = played.standings
         rows.append(
             {
                 "n": n,
-                "id": game.id,
-                "date": game.row.created_at,  # the page prints it as a date of the table's zone
-                "players": ", ".join(game.setup.players),
-                "ruleset": gettext(game.setup.ruleset.name),
-                "rounds": len(game.entries),
+                "id": played.id,
+                "date": played.row.created_at,  # the page prints it as a date of the table's zone
+                "players": ", ".join(played.setup.players),
+                "ruleset": gettext(played.setup.ruleset.name),
+                "rounds": len(played.entries),
                 "finished": st.finished,
                 "losers": ", ".join(st.losers),
                 "winner": st.winner,
@@ -91,44 +91,44 @@ def show(table_id: str) -> Any:
 
 
 def editor_table(series_id: str) -> tuple[tables.Table, Series]:
-    game = load_or_404(series_id)
-    table = tables.load(get_db(), game.row.table_id)
+    series = load_or_404(series_id)
+    table = tables.load(get_db(), series.row.table_id)
     if table is None:
         abort(404)
-    return table, game
+    return table, series
 
 
 @bp.get("/series/<series_id>/table")
 def show_for_editor(series_id: str) -> Any:
-    table, game = editor_table(series_id)
-    if not can_edit(game):
+    table, series = editor_table(series_id)
+    if not can_edit(series):
         return see_other("tables.show", table_id=table.id)
-    return render_table(table, game)
+    return render_table(table, series)
 
 
 @bp.post("/series/<series_id>/table/merge")
 def merge_names(series_id: str) -> Any:
-    table, game = editor_table(series_id)
-    if not can_edit(game):
+    table, series = editor_table(series_id)
+    if not can_edit(series):
         abort(403)
     try:
         tables.merge(get_db(), table, request.form.get("from", ""), request.form.get("into", ""),
                      elsewhere=names_elsewhere(table))
     except RuleError as error:
-        return render_table(table, game, translate_error(error), 422)
-    return see_other("tables.show_for_editor", series_id=game.id)
+        return render_table(table, series, translate_error(error), 422)
+    return see_other("tables.show_for_editor", series_id=series.id)
 
 
 @bp.post("/series/<series_id>/table/merges/<int:merge_id>/undo")
 def undo_merge_page(series_id: str, merge_id: int) -> Any:
-    table, game = editor_table(series_id)
-    if not can_edit(game):
+    table, series = editor_table(series_id)
+    if not can_edit(series):
         abort(403)
     try:
         tables.undo_merge(get_db(), table, merge_id)
     except RuleError as error:
-        return render_table(table, game, translate_error(error), 422)
-    return see_other("tables.show_for_editor", series_id=game.id)
+        return render_table(table, series, translate_error(error), 422)
+    return see_other("tables.show_for_editor", series_id=series.id)
 
 
 def names_elsewhere(table: tables.Table) -> list[str]:
@@ -221,9 +221,9 @@ def series_rules_lines(series: Series) -> list[tuple[str, str]]:
     return rules_lines(house_rules.HouseRules(house_rules.code_of(ruleset.id, changes), ruleset, changes))
 
 
-def rules_share(game: Series) -> dict[str, Any]:
+def rules_share(series: Series) -> dict[str, Any]:
     """The short link and QR of a series' house rules, for the share and table pages."""
-    rules = house_rules.share(get_db(), game.setup.ruleset, game.setup.options)
+    rules = house_rules.share(get_db(), series.setup.ruleset, series.setup.options)
     url = public_url("tables.house_rules_link", code=rules.code)
     return {"url": url, "qr": qr_svg(url), "lines": rules_lines(rules), "code": rules.code}
 

@@ -53,7 +53,7 @@ def render_round(series: Series, form: RoundForm, status: int = 200, conflict: b
     key = request.form.get(idempotency.FORM_FIELD) or secrets.token_urlsafe(16)
     return page(
         "round.html", status, idempotency_key=key,
-        game=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
+        series=series, form=form, before=before, players=players, grid_rows=card_grid(series.setup.options.deck),
         preview=preview(series, before, form), used=form.used_cards(), active=active, conflict=conflict,
         view=series_view(series), palette=PALETTE, n=form.n or len(series.entries) + 1, said=said,
         confirm_redeal=confirm_redeal, first_error=first_error(form, players), show_problems=checked or status != 200,
@@ -190,7 +190,7 @@ def round_preview(series_id: str) -> Response:
     n = series_service.round_number(series, whole(request.form.get("n", "")))
     form = RoundForm.read(request.form, series, n)
     before = standings_before(series, n)
-    return page("_preview.html", game=series, form=form, preview=preview(series, before, form), oob=True)
+    return page("_preview.html", series=series, form=form, preview=preview(series, before, form), oob=True)
 
 
 @bp.post("/series/<series_id>/round/<int:n>/delete")
@@ -224,7 +224,7 @@ def removed_round_or_404(series: Series, change: int) -> tuple[list[dict[str, An
 def render_restore(series: Series, change: int, removed: dict[str, Any], status: int = 200,
                    changed: bool = False) -> Response:
     """The question «bring it back?» as a page: what it changes, and the buttons to do it or not."""
-    return page("restore.html", status, game=series, change=change, effect=restore_effect(series, removed),
+    return page("restore.html", status, series=series, change=change, effect=restore_effect(series, removed),
                 summary=round_summary(removed["before"]), changed=changed)
 
 

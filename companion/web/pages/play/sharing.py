@@ -42,7 +42,7 @@ def share_page(series: Series, token: str, status: int = 200, roster_error: str 
     from companion.web.pages.seat import seat_links
     from companion.web.pages.tables import rules_share
 
-    return page("share.html", status, game=series, roster_error=roster_error,
+    return page("share.html", status, series=series, roster_error=roster_error,
                 default_total=None if series.standings.finished else default_total(series),
                 view_url=view_url, edit_url=edit_url,
                 view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url), rules=rules_share(series),
