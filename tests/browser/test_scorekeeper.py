@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 
@@ -40,6 +41,7 @@ def total(page: Any, player: str) -> Any:
     return page.locator(".totals .player", has_text=player).locator(".total")
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_three_rounds_by_tapping_cards_give_the_right_totals(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис", "Вера", "Глеб"])
@@ -71,6 +73,7 @@ def test_live_points_and_greyed_cards_while_tapping(new_page: Any, base_url: str
     expect(page.locator("#preview")).to_contain_text("Можно сохранять")
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_exactly_101_resets_to_zero(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["A", "B"])
@@ -85,6 +88,7 @@ def test_exactly_101_resets_to_zero(new_page: Any, base_url: str) -> None:
     expect(page.locator(".rounds")).to_contain_text("B: 101 → 0")
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_editing_round_one_rederives_the_totals(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["A", "B"])
@@ -102,6 +106,7 @@ def test_editing_round_one_rederives_the_totals(new_page: Any, base_url: str) ->
     expect(page.locator(".history")).to_contain_text("Раунд 1 изменён")
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_editor_and_viewer_see_the_same_standings_and_the_viewer_cannot_edit(new_page: Any, base_url: str) -> None:
     editor = new_page()
     series_id = start_series(editor, base_url, ["A", "B"])

@@ -113,6 +113,7 @@ def test_a_refused_round_lists_each_problem_once_and_focuses_it(new_page: Any, b
     assert not any("finishing_card" in p or "«" in p and "»" in p and "_" in p for p in problems)
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_redeal_asks_before_throwing_away_tapped_cards(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис"])

@@ -50,6 +50,7 @@ def test_a_dictated_round_fills_the_grid_and_saves_in_three_taps(new_page: Any, 
     expect(total(page, "Вера")).to_have_text("22")
 
 
+@pytest.mark.slow  # a whole game walk of several seconds: outside the fast lane
 def test_unrecognised_words_are_named_and_a_fix_in_the_grid_is_kept(new_page: Any, base_url: str) -> None:
     page = new_page()
     start_series(page, base_url, ["Аня", "Борис"])
