@@ -18,8 +18,9 @@ from companion.service.series import Series
 from companion.web.api.request import load_series
 from companion.web.errors import ApiError
 from companion.web.http.conditional import conditional
+from companion.web.http.memory import app_cache
 from companion.web.present.summary import share_summary
-from companion.web.present.summary_image import ImageCache, series_png
+from companion.web.present.summary_image import CACHE_ITEMS, series_png
 
 bp = Blueprint("summary_api", __name__)
 
@@ -45,19 +46,11 @@ def get_summary(series_id: str) -> Any:
     return conditional(f"s-{series.id}-v{series.version}-{lang}", render, headers={"Vary": "Accept-Language, Cookie"})
 
 
-def image_cache() -> ImageCache:
-    cache = current_app.extensions.get("summary_images")
-    if cache is None:
-        cache = current_app.extensions.setdefault("summary_images", ImageCache())
-    assert isinstance(cache, ImageCache)
-    return cache
-
-
 def png_of(series: Series, lang: str) -> bytes:
     """The chart image of this version of the series, drawn once per language."""
     title = share_summary(series)[0].headline
     draw = functools.partial(series_png, series, title, current_app.static_folder or "static")
-    return image_cache().get_or_draw((series.id, str(series.version), lang), draw)
+    return app_cache("summary_images", CACHE_ITEMS).get_or_make((series.id, str(series.version), lang), draw)
 
 
 @bp.get("/api/v1/series/<series_id>/summary.png")

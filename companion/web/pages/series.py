@@ -8,16 +8,14 @@ an idle phone gets 304 and no body.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
-from flask import Blueprint, Response, abort, current_app, make_response, request
+from flask import Blueprint, Response, abort, make_response, request
 
 from companion.i18n import current_language
 from companion.service.series import Series
 from companion.storage.database import SeriesRow, get_db, load_series, round_history
 from companion.web.http.conditional import conditional
 from companion.web.http.edit_rights import can_edit, can_edit_row
+from companion.web.http.memory import app_cache
 from companion.web.http.pages import is_fragment, load_or_404, page
 from companion.web.http.recent import remember_recent
 from companion.web.present.restore import restore_effect
@@ -26,41 +24,9 @@ from companion.web.present.series_view import history_view, series_view
 bp = Blueprint("series", __name__)
 
 SERIES_HEADERS = {"Vary": "HX-Request, HX-Boosted, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
+# Rendered reader fragments by (series, ETag): after a save, a table's watchers share one render. The ETag
+# already names everything the fragment depends on, so the rule that answers a poll 304 lets its bytes be reused.
 FRAGMENT_CACHE_SIZE = 1024
-
-
-class FragmentCache:
-    """Rendered reader fragments by (series, ETag): after a save, a table's watchers share one render.
-
-    The ETag already names everything the fragment depends on (version, language, reader, fragment): the
-    same rule that lets a poll be answered 304 lets its bytes be reused. Least recently used entries go."""
-
-    def __init__(self, size: int = FRAGMENT_CACHE_SIZE) -> None:
-        self.size = size
-        self.entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[str, str]) -> bytes | None:
-        with self.lock:
-            body = self.entries.get(key)
-            if body is not None:
-                self.entries.move_to_end(key)
-            return body
-
-    def put(self, key: tuple[str, str], body: bytes) -> None:
-        with self.lock:
-            self.entries[key] = body
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-
-def fragment_cache() -> FragmentCache:
-    cache = current_app.extensions.get("series_fragments")
-    if cache is None:
-        cache = current_app.extensions.setdefault("series_fragments", FragmentCache())
-    assert isinstance(cache, FragmentCache)
-    return cache
 
 
 def standings_etag(row: SeriesRow, fragment: bool) -> str:
@@ -103,14 +69,14 @@ def show(series_id: str) -> Response:
     shared = is_fragment() and not can_edit_row(row) and not request.args.get("saved")
 
     def render() -> Response:
-        cached = fragment_cache().get((series_id, etag)) if shared else None
+        cached = app_cache("series_fragments", FRAGMENT_CACHE_SIZE).get((series_id, etag)) if shared else None
         if cached is not None:
             response = make_response(cached)
             response.headers.update(SERIES_HEADERS)
         else:
             response = render_series(load_or_404(series_id))
             if shared and response.status_code == 200:
-                fragment_cache().put((series_id, etag), response.get_data())
+                app_cache("series_fragments", FRAGMENT_CACHE_SIZE).put((series_id, etag), response.get_data())
         remember_recent(response, series_id)
         return response
 

@@ -3,15 +3,13 @@
 The lines are the series page's chart (`series_view.chart`, pixel coordinates at this
 image's size): the same totals, colours and loss line, no browser involved. The image
 is a 32-colour palette PNG of a few tens of KB at most, drawn once per (series, version,
-language) and kept (`ImageCache`).
+language) and kept (`companion.web.http.memory`).
 """
 
 from __future__ import annotations
 
 import functools
 import io
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -100,27 +98,3 @@ def series_png(series: Series, title: str, static_folder: str) -> bytes:
     out = io.BytesIO()
     image.quantize(colors=32, method=Image.Quantize.MEDIANCUT).save(out, format="PNG", optimize=True)
     return out.getvalue()
-
-
-class ImageCache:
-    """PNGs by (series, version, language), the least recently used dropped first; safe across threads."""
-
-    def __init__(self, size: int = CACHE_ITEMS) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
-        self.lock = threading.Lock()
-        self.draws = 0  # how many images had to be drawn (for tests)
-
-    def get_or_draw(self, key: tuple[str, ...], draw: functools.partial[bytes]) -> bytes:
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-                return found
-        data = draw()
-        with self.lock:
-            self.draws += 1
-            self.items[key] = data
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return data

@@ -59,9 +59,9 @@ def test_the_image_is_a_small_png_drawn_once_per_version(app: Flask, client: Fla
         assert (211, 63, 73) in colours and (42, 125, 225) in colours  # Аня's and Борис's lines (the palette)
         again = client.get(f"{parts.path}?{parts.query}", headers={"If-None-Match": response.headers["ETag"]})
         assert again.status_code == 304
-    assert app.extensions["summary_images"].draws == 2  # once per language
+    assert app.extensions["summary_images"].made == 2  # once per language
     client.get(f"/api/v1/series/{first['id']}/summary.png?lang=ru")
-    assert app.extensions["summary_images"].draws == 2
+    assert app.extensions["summary_images"].made == 2
 
 
 def test_a_bad_language_or_series_is_refused(client: FlaskClient, series: dict[str, object]) -> None:
