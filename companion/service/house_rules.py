@@ -33,11 +33,11 @@ class HouseRules:
         return self.ruleset.options(self.changes)
 
 
-def changed_options(ruleset: RuleSet, options: Options) -> dict[str, Any]:
-    """The options (as JSON) where `options` differs from the rule set's defaults, in the specs' order.
-
-    A series' rule set is configured with its options, so the preset is looked up again by id."""
-    return options.changes_from(get_ruleset(ruleset.id).defaults)
+def changed_options(ruleset: RuleSet, options: Options | None = None) -> dict[str, Any]:
+    """The options (as JSON, in the specs' order) where `options` (default: those in force in `ruleset`)
+    differ from the preset's own. A series' rule set is configured with its options, so the preset is
+    looked up again by id."""
+    return (options if options is not None else ruleset.defaults).changes_from(get_ruleset(ruleset.id).defaults)
 
 
 def code_of(ruleset_id: str, changes: Mapping[str, Any]) -> str:

@@ -20,11 +20,11 @@ from companion.faq.entries import MAX_QUERY_LENGTH
 from companion.i18n import LANGUAGES, current_language
 from companion.ops.hardening import ascii_int
 from companion.service import series as series_service
+from companion.service.house_rules import changed_options
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.errors import ApiError
 from companion.web.pages.referee.faq_pages import citation
-from companion.web.present.rules_text import changed_options
 
 bp = Blueprint("faq_api", __name__, url_prefix="/api/v1")
 

@@ -27,8 +27,8 @@ from companion.web.errors import answer
 from companion.web.http.conditional import conditional
 from companion.web.http.links import public_url, qr_png
 from companion.web.http.pages import load_or_404
-from companion.web.pages.tables import series_rules_lines
 from companion.web.present.numbers import minus, signed, zone_key
+from companion.web.present.rules_text import series_rules_lines
 from companion.web.present.scoresheet import Sheet, scoresheet
 from companion.web.present.series_view import Cell, SeriesView, dispute_text, event_text, history_view, series_view
 

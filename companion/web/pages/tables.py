@@ -14,7 +14,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from companion.core.errors import RuleError
-from companion.core.rules import OPTION_SPECS, get_ruleset
 from companion.core.stats import rivals
 from companion.i18n import current_language, gettext, translate_error
 from companion.service import house_rules, tables
@@ -26,7 +25,7 @@ from companion.web.http.links import public_url, qr_png, qr_svg
 from companion.web.http.pages import load_or_404, page, see_other
 from companion.web.http.recent import recent_ids
 from companion.web.present.numbers import zone_key
-from companion.web.present.rules_text import form_options, value_text
+from companion.web.present.rules_text import form_options, rules_lines
 from companion.web.present.series_view import PALETTE
 from companion.web.present.table_view import pairs, rival_line, table_view
 
@@ -203,22 +202,6 @@ def person_page(name: str) -> Any:
 
 
 # -- house rules -----------------------------------------------------------------------
-
-
-def rules_lines(rules: house_rules.HouseRules) -> list[tuple[str, str]]:
-    """(label, value) of every option the table changed, in the start form's words."""
-    return [
-        (str(gettext(spec.label)), value_text(spec, rules.changes[spec.key]))
-        for spec in OPTION_SPECS
-        if spec.key in rules.changes
-    ]
-
-
-def series_rules_lines(series: Series) -> list[tuple[str, str]]:
-    """The options a series changed from its rule set, in words (nothing stored)."""
-    ruleset = get_ruleset(series.setup.ruleset.id)
-    changes = house_rules.changed_options(ruleset, series.setup.options)
-    return rules_lines(house_rules.HouseRules(house_rules.code_of(ruleset.id, changes), ruleset, changes))
 
 
 def rules_share(series: Series) -> dict[str, Any]:

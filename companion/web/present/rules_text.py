@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.rules import SPECS_BY_KEY, Options, OptionSpec, RuleSet, get_ruleset
+from companion.core.rules import OPTION_SPECS, SPECS_BY_KEY, Options, OptionSpec, RuleSet, get_ruleset
 from companion.i18n import gettext, in_both_languages
+from companion.service.house_rules import HouseRules, changed_options, code_of
+from companion.service.series import Series
 
 
 def whole(text: str) -> int | None:
@@ -92,13 +94,6 @@ def parse_resets(text: str) -> dict[str, int] | None:
     return pairs
 
 
-def changed_options(ruleset: RuleSet, options: Options | None = None) -> dict[str, Any]:
-    """The options (as JSON, in the specs' order) where `options` (default: those in force in `ruleset`)
-    differ from the preset's own. A series' rule set is configured with its options, so the preset is
-    looked up again by id."""
-    return (options if options is not None else ruleset.defaults).changes_from(get_ruleset(ruleset.id).defaults)
-
-
 def form_options(ruleset: RuleSet, options: Options | None = None) -> dict[str, str]:
     """The start form's option fields for these rules: filled where they differ from the preset."""
     return {key: form_value(SPECS_BY_KEY[key], value) for key, value in changed_options(ruleset, options).items()}
@@ -115,3 +110,19 @@ def house_rules(ruleset: RuleSet) -> list[dict[str, Any]]:
 def option_query(ruleset: RuleSet) -> dict[str, str]:
     """The options in force that differ from the preset, as `opt-<key>` URL parameters."""
     return {f"opt-{key}": form_value(SPECS_BY_KEY[key], value) for key, value in changed_options(ruleset).items()}
+
+
+def rules_lines(rules: HouseRules) -> list[tuple[str, str]]:
+    """(label, value) of every option the table changed, in the start form's words."""
+    return [
+        (str(gettext(spec.label)), value_text(spec, rules.changes[spec.key]))
+        for spec in OPTION_SPECS
+        if spec.key in rules.changes
+    ]
+
+
+def series_rules_lines(series: Series) -> list[tuple[str, str]]:
+    """The options a series changed from its rule set, in words (nothing stored)."""
+    ruleset = get_ruleset(series.setup.ruleset.id)
+    changes = changed_options(ruleset, series.setup.options)
+    return rules_lines(HouseRules(code_of(ruleset.id, changes), ruleset, changes))

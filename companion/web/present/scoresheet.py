@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from companion.i18n import gettext
-from companion.web.pages.tables import series_rules_lines
+from companion.web.present.rules_text import series_rules_lines
 from companion.web.present.series_view import RoundLine, SeriesView, dispute_text, event_text
 
 
