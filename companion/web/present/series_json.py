@@ -100,7 +100,7 @@ class RoundTexts:
         found = self.texts.get(id(result))
         if found is not None and found[0] is result:
             return found[1]
-        text = encode(round_json(result))
+        text = encode({**round_json(result), **round_marks_json({})})  # as most rounds are: no one's word yet
         with self.lock:
             self.texts[id(result)] = (result, text)
             while len(self.texts) > self.size:
@@ -116,9 +116,11 @@ def series_text(series: Series) -> str:
     def encode(data: Any) -> str:
         return current_app.json.dumps(data, separators=(",", ":"))
 
-    # A round's record is cached; its confirmations change without it, so they are encoded on each answer.
+    # A round's record is cached with no confirmations; the few rounds that have some (they change without
+    # the record) are encoded on each answer.
     rounds = ",".join(
-        ROUNDS.text(r, encode)[:-1] + "," + encode(round_marks_json(series.marks.get(r.n, {})))[1:]
+        encode({**round_json(r), **round_marks_json(series.marks[r.n])}) if series.marks.get(r.n)
+        else ROUNDS.text(r, encode)
         for r in series.standings.rounds
     )
     return f'{encode(_head(series))[:-1]},"rounds":[{rounds}],{encode(_tail(series))[1:]}'
