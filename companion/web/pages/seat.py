@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.core.errors import RuleError
-from companion.i18n import current_language, gettext, translate_error
+from companion.i18n import card_text, current_language, gettext, translate_error
 from companion.service import seats
 from companion.service.series import Series
 from companion.storage.database import get_db
@@ -22,7 +22,7 @@ from companion.web.http.edit_rights import EDIT_COOKIE_DAYS, can_edit, edit_cook
 from companion.web.http.links import public_url, qr_svg
 from companion.web.http.pages import is_fragment, load_or_404, page, see_other
 from companion.web.pages.play.form_values import whole
-from companion.web.present.cards import card_grid, card_text
+from companion.web.present.cards import card_grid
 from companion.web.present.series_view import SeriesView, dispute_text, series_view
 
 bp = Blueprint("seat", __name__)

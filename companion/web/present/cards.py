@@ -12,9 +12,7 @@ from typing import Any
 
 from companion.core.cards import EN, RU, SUIT_LETTERS, Card, Rank, Suit, deck, fold, parse_card, suit_of_word
 from companion.core.errors import N_, CardError, PlayError
-from companion.i18n import card_text as card_text  # re-exported: pages have always taken it from here
-from companion.i18n import gettext
-from companion.i18n import rank_letter as rank_letter
+from companion.i18n import card_text, gettext, rank_letter
 
 # What a screen reader says for a card: message ids, the Russian in cards.po («дама червей»).
 _RANK_NAMES: Mapping[Rank, str] = {

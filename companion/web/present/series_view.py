@@ -14,10 +14,10 @@ from typing import Any
 
 from companion.core.rules import StarterRule
 from companion.core.series import PlayerStatus, series_winner
-from companion.i18n import gettext, ngettext
+from companion.i18n import card_text, gettext, ngettext
 from companion.service.series import Series
 from companion.storage.database import Mark
-from companion.web.present.cards import card_or_none, card_text
+from companion.web.present.cards import card_or_none
 from companion.web.present.numbers import minus
 
 DANGER_WITHIN = 25  # a total this close to the loss line is one bad hand from losing

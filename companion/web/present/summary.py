@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit
 from companion.core.errors import N_
-from companion.i18n import current_language, gettext
+from companion.i18n import card_text, current_language, gettext
 from companion.service import tables
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.http.links import public_url
-from companion.web.present.cards import card_or_none, card_text
+from companion.web.present.cards import card_or_none
 from companion.web.present.numbers import minus
 
 HIGHLIGHTS_MAX = 4  # events told before "…": the text stays short enough for a chat preview

@@ -12,9 +12,9 @@ from typing import Any
 
 from companion.core.errors import N_
 from companion.core.stats import HeadToHead, PairStats, PlayerStats, Rivals, ranked, rivals
-from companion.i18n import gettext
+from companion.i18n import card_text, gettext
 from companion.service import tables
-from companion.web.present.cards import card_or_none, card_text
+from companion.web.present.cards import card_or_none
 from companion.web.present.series_view import PALETTE
 
 PERIOD_LABELS = {"month": N_("This month"), "year": N_("This year"), "all": N_("All time")}

@@ -7,7 +7,8 @@ from flask import Flask
 
 from companion.core.cards import Card, Rank, Suit
 from companion.core.errors import PlayError
-from companion.web.present.cards import card_name, card_or_none, card_text, parse_suit, suit_or_none
+from companion.i18n import card_text
+from companion.web.present.cards import card_name, card_or_none, parse_suit, suit_or_none
 
 
 @pytest.mark.parametrize(("lang", "expected"), [("ru", "дама червей"), ("en", "queen of hearts")])

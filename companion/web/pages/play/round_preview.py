@@ -7,12 +7,12 @@ from typing import Any
 from companion.core.errors import RuleError, field_player
 from companion.core.scoring import player_round
 from companion.core.series import RoundInput, Standings, replay, round_problems
-from companion.i18n import gettext, translate_error
+from companion.i18n import card_text, gettext, translate_error
 from companion.service import series as series_service
 from companion.service.series import Series
 from companion.web.pages.play.form_values import whole
 from companion.web.pages.play.round_form import RoundForm
-from companion.web.present.cards import card_or_none, card_text
+from companion.web.present.cards import card_or_none
 
 
 def standings_before(series: Series, n: int | None) -> Standings:

@@ -7,12 +7,13 @@ from typing import Any
 from flask import Response, make_response, redirect, request, url_for
 
 from companion.core.rules import RULESETS
+from companion.i18n import card_text
 from companion.web.http.pages import PAGE_VARY, is_fragment, page
 from companion.web.pages.referee import bp
 from companion.web.pages.referee.question import RefereeQuestion
 from companion.web.pages.referee.ruleset_choice import rules_query, ruleset_name
 from companion.web.pages.referee.verdict import verdict_view
-from companion.web.present.cards import GRID_SUITS, card_grid, card_text, suit_name
+from companion.web.present.cards import GRID_SUITS, card_grid, suit_name
 from companion.web.present.rules_text import house_rules
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from companion.core.cards import Card, Rank, Suit
 from companion.core.rules import SPECS_BY_KEY, EightRule, NoMatch, OnLoss, RuleSet, SixRule, StarterRule
 from companion.core.scoring import card_points
-from companion.i18n import gettext, ngettext
-from companion.web.present.cards import card_label, card_text
+from companion.i18n import card_text, gettext, ngettext
+from companion.web.present.cards import card_label
 from companion.web.present.rules_text import value_text
 
 

@@ -12,8 +12,7 @@ from companion.core.errors import RuleError
 from companion.core.referee import PlayVerdict
 from companion.core.rules import RuleSet
 from companion.faq import entries as faq
-from companion.i18n import current_language, gettext, ngettext, translate_error
-from companion.web.present.cards import card_text, rank_letter
+from companion.i18n import card_text, current_language, gettext, ngettext, rank_letter, translate_error
 
 
 def _local_params(params: Mapping[str, Any]) -> dict[str, Any]:
