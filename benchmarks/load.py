@@ -203,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
         None: f"companion serve: waitress, {processes} process(es) × {args.threads} threads",
         "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
         "waitress": f"waitress, {processes} process(es) × {args.threads} threads",
+        "granian": f"granian, {processes} process(es) × {args.threads} threads",
     }[args.server]
     print(f"server: companion serve on 127.0.0.1:{port} ({kind}); {os.cpu_count()} CPUs"
           f"{'; every table plays with 3 seats' if args.seats else ''}", flush=True)
@@ -410,7 +411,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(
         f"\n{'tables':>6} {'phones':>6} {'req/s':>7} {'poll p50/p95/p99 ms':>20} {'save p50/p95/p99 ms':>20} "
-        f"{'errors':>6} {'server CPU':>10} {'load CPU':>8}"
+        f"{'errors':>6} {'server CPU':>10} {'load CPU':>8} {'server ms/req':>13}"
     )
     verdict = 0
     best = None
@@ -445,7 +446,8 @@ def run(args: argparse.Namespace) -> int:
             )
             print(
                 f"{n:>6} {phones:>6} {total.num_requests / wall:>7.0f} {pct(poll):>20} {pct(save):>20} "
-                f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}%",
+                f"{errors:>6} {server_share:>9.0f}% {load_share:>7.0f}% "
+                f"{server_share * 10 / max(1.0, total.num_requests / wall):>13.2f}",
                 flush=True,
             )
             if errors:
@@ -568,7 +570,7 @@ def main() -> int:
     parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
     parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
-    parser.add_argument("--server", choices=["gthread", "waitress"], default=None,
+    parser.add_argument("--server", choices=["granian", "gthread", "waitress"], default=None,
                         help="companion serve --server (default: leave it out, as the default command does)")
     parser.add_argument("--workers", type=int, default=None, help="server processes (default: the command's)")
     parser.add_argument("--threads", type=int, default=8, help="threads per server process")

@@ -114,7 +114,7 @@ def measure(server_kind: str, workers: int, kind: str, count: int, args: argpars
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--servers", default="waitress,gthread", help="server modes, in order")
+    parser.add_argument("--servers", default="granian,waitress,gthread", help="server modes, in order")
     parser.add_argument("--workers", default="2,1", help="process counts to try each mode with")
     parser.add_argument("--slow", type=int, default=64, help="slow-header connections (0: none)")
     parser.add_argument("--idle", type=int, default=3000, help="idle connections (0: none)")

@@ -43,9 +43,10 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str = "waitress") -> None:
-    """Serve the app with waitress (or gunicorn gthread) in `workers` processes (default: one per core;
-    waitress runs one process where the system cannot share a port between processes)."""
+def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str | None = None) -> None:
+    """Serve the app in `workers` processes (default: one per core) with `kind`: granian (the default
+    on Linux), waitress (the default elsewhere; one process where the system cannot share a port
+    between processes) or gunicorn gthread."""
     from companion import create_app
     from companion.faq.search import search_engine
     from companion.ops import server
@@ -54,6 +55,10 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
     server.configure(app, host, url, is_loopback(host))
+    kind = kind or server.default_server()
+    if kind == "granian" and not server.granian_available():
+        raise SystemExit("companion: granian is not installed here (or cannot fork its workers on this system); "
+                         "serve with --server waitress")
     count = workers or server.default_workers()
     if kind == "waitress" and not server.can_reuse_port():
         count = 1
@@ -72,6 +77,8 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
             server.run_waitress_processes(app, host, port, threads, count)
         elif kind == "waitress":
             server.run_waitress(app, host, port, threads)
+        elif kind == "granian":
+            server.run_granian(app, host, port, threads, count)
         else:
             server.run_gunicorn(app, host, port, count, threads)
 
@@ -108,11 +115,12 @@ def cli() -> None:
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads answering requests.")
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
-              help="Processes; default: one per core (waitress: on Linux; one elsewhere).")
-@click.option("--server", "kind", type=click.Choice(["waitress", "gthread"]), default="waitress", show_default=True,
-              help="waitress: buffers each request before a thread takes it, slow clients cost a socket only; "
+              help="Processes; default: one per core (waitress: one outside Linux).")
+@click.option("--server", "kind", type=click.Choice(["granian", "waitress", "gthread"]), default=None,
+              help="granian (the default on Linux): HTTP in Rust, slow and idle clients cost a socket only; "
+                   "waitress (the default elsewhere): buffers each request in Python before a thread takes it; "
                    "gthread: gunicorn with threads (Linux, macOS), kept for comparison.")
-def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str) -> None:
+def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str | None) -> None:
     serve(host, port, threads, workers, kind)
 
 

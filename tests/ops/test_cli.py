@@ -28,7 +28,8 @@ def test_serve_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "serve", lambda host, port, threads, workers, kind: seen.update(
         host=host, port=port, workers=workers, kind=kind))
     cli.main(["serve"])
-    assert seen == {"host": "0.0.0.0", "port": 8101, "workers": None, "kind": "waitress"}  # None: one per core
+    # None: one process per core, and the platform's server (granian on Linux, waitress elsewhere)
+    assert seen == {"host": "0.0.0.0", "port": 8101, "workers": None, "kind": None}
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["serve", "--help"], ["init-db", "--help"]])
@@ -76,7 +77,40 @@ def test_serve_on_loopback_prints_the_loopback_address(tmp_path: Path, monkeypat
         def close(self) -> None: ...
 
     monkeypatch.setattr(waitress_server, "create_server", Stopped)
-    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765", "--workers", "1"]) == 0
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8765", "--workers", "1", "--server", "waitress"]) == 0
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
     assert served["host"] == "127.0.0.1" and served["port"] == 8765 and served["public"] is None
     assert "127.0.0.1" in served["hosts"] and "localhost" in served["hosts"]
+
+
+def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before granian forks its workers: the banner, the FAQ model read, the start-up objects frozen."""
+    from granian import server as granian_server
+
+    from companion.faq.search import search_engine
+    from companion.ops import server
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setattr("multiprocessing.set_start_method", lambda *args, **kw: None)
+    search_engine.cache_clear()
+    events: list[str] = []
+    monkeypatch.setattr(server, "settle_memory", lambda: events.append("settled"))
+    served: dict[str, Any] = {}
+
+    class Stopped:  # what granian would serve, without listening or forking
+        def __init__(self, _target: str, **options: Any) -> None:
+            served.update(options)
+
+        def serve(self, target_loader: Any) -> None:
+            events.append(f"fork with the FAQ model {'read' if search_engine.cache_info().currsize else 'unread'}")
+            served["loader"] = target_loader
+
+    monkeypatch.setattr(granian_server, "Server", Stopped)
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8766", "--server", "granian", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8766/" in out and "granian, 2 processes" in out
+    assert "▀" in out  # the address as a QR code, drawn in the terminal
+    assert events == ["settled", "fork with the FAQ model read"]
+    assert served["address"] == "127.0.0.1" and served["port"] == 8766 and served["workers"] == 2
+    assert served["blocking_threads"] == cli.DEFAULT_THREADS

@@ -29,22 +29,39 @@ IMPORT_LIMIT = 2 * 1024 * 1024
 # -- the default command --------------------------------------------------------------------------------
 
 
-def test_serve_defaults_to_waitress_in_one_process_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_defaults_to_granian_on_linux_in_one_process_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[tuple[Any, ...]] = []
     monkeypatch.setattr(server, "run_gunicorn", lambda app, host, port, n, threads: ran.append(("gthread", n)))
     monkeypatch.setattr(server, "run_waitress", lambda *args: ran.append(("waitress", 1)))
     monkeypatch.setattr(server, "run_waitress_processes",
                         lambda app, host, port, threads, n: ran.append(("waitress", n)))
+    monkeypatch.setattr(server, "run_granian", lambda app, host, port, threads, n: ran.append(("granian", n)))
     monkeypatch.setattr(server, "settle_memory", lambda: None)
-    cores = len(os.sched_getaffinity(0)) if server.can_reuse_port() else 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    default = server.default_server()
+    assert default == ("granian" if sys.platform.startswith("linux") else "waitress")
     assert cli.main(["serve", "--host", "127.0.0.1"]) == 0
-    assert ran == [("waitress", cores)]
+    assert ran == [(default, cores if default == "granian" or server.can_reuse_port() else 1)]
     ran.clear()
     assert cli.main(["serve", "--host", "127.0.0.1", "--workers", "1"]) == 0
-    assert ran == [("waitress", 1)]
+    assert ran == [(default, 1)]
+    ran.clear()
+    assert cli.main(["serve", "--host", "127.0.0.1", "--server", "waitress", "--workers", "2"]) == 0
+    assert ran == [("waitress", 2 if server.can_reuse_port() else 1)]
     ran.clear()
     assert cli.main(["serve", "--host", "127.0.0.1", "--server", "gthread", "--workers", "3"]) == 0
     assert ran == [("gthread", 3)]
+
+
+def test_serve_without_granian_says_to_use_waitress(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(server, "granian_available", lambda: False)
+    monkeypatch.setattr(server, "run_waitress_processes", lambda *args: None)
+    monkeypatch.setattr(server, "run_waitress", lambda *args: None)
+    monkeypatch.setattr(server, "settle_memory", lambda: None)
+    assert server.default_server() == "waitress"
+    with pytest.raises(SystemExit, match="--server waitress"):
+        cli.main(["serve", "--host", "127.0.0.1", "--server", "granian"])
 
 
 def test_waitress_takes_bodies_as_large_as_an_import() -> None:
@@ -208,7 +225,28 @@ def test_the_default_command_serves_on_every_core_and_holds_64_slow_clients(inst
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("mode", "workers"), [("waitress", "2"), ("waitress", "1"), ("gthread", "2")])
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+@pytest.mark.parametrize("mode", ["granian", "waitress"])
+def test_a_killed_server_leaves_no_worker_serving_the_port(instance: Path, mode: str) -> None:
+    served = Served(instance, "--server", mode, "--workers", "2")
+    deadline = time.monotonic() + 30
+    while len(served.workers()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = served.workers()
+    assert len(workers) == 2
+    served.process.kill()  # SIGKILL: the parent cannot stop its workers itself
+    served.process.wait(10)
+    deadline = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    with pytest.raises(OSError):
+        served.request("GET", "/api/v1/health", timeout=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "workers"),
+                         [("granian", "2"), ("waitress", "2"), ("waitress", "1"), ("gthread", "2")])
 def test_every_export_imports_back_and_too_large_gets_the_apps_error_under_every_server(
         instance: Path, mode: str, workers: str) -> None:
     document = big_export()

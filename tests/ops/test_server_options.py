@@ -50,3 +50,28 @@ def test_serving_freezes_what_start_up_built_and_collects_less_often():
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+# -- granian (the default on Linux) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_granian_holds_every_phone_and_closes_heads_that_never_finish(app, workers, monkeypatch):
+    monkeypatch.setattr(server, "raise_file_limit", lambda: 100_000)
+    options = server.granian_options(app, "0.0.0.0", 8101, 8, workers)
+    # granian holds a permit per open connection: together the processes hold every phone, a tenth to spare
+    assert options["backpressure"] * workers >= server.CONNECTION_LIMIT * 1.1
+    assert options["workers"] == workers and options["blocking_threads"] == 8
+    assert options["http1_settings"].header_read_timeout == server.CHANNEL_TIMEOUT * 1000
+    assert options["address"] == "0.0.0.0" and options["port"] == 8101 and options["backlog"] == server.BACKLOG
+    monkeypatch.setattr(server, "raise_file_limit", lambda: 1024)
+    assert server.granian_options(app, "::1", 8101, 8, workers)["backpressure"] == 924
+    assert server.granian_options(app, "localhost", 8101, 8, workers)["address"] in ("127.0.0.1", "::1")
+
+
+def test_granian_is_the_default_on_linux_and_waitress_elsewhere(monkeypatch):
+    monkeypatch.setattr(server.sys, "platform", "linux")
+    assert server.default_server() == ("granian" if server.granian_available() else "waitress")
+    monkeypatch.setattr(server.sys, "platform", "win32")
+    assert server.default_server() == "waitress"
+    assert not server.granian_available()
