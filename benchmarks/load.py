@@ -23,8 +23,8 @@ in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
 the run stops by itself after the last step or --max-seconds.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/load.py                       # the default command: waitress, one per core
-    .venv/bin/python benchmarks/load.py --workers 1           # waitress, one process (the former default)
+    .venv/bin/python benchmarks/load.py                       # the default command: granian (Linux), one per core
+    .venv/bin/python benchmarks/load.py --server waitress --workers 2  # the former default
     .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the former --workers 2
     .venv/bin/python benchmarks/load.py --seats               # the default command, every table playing with seats
     .venv/bin/python benchmarks/load.py --steps 100,500,1000 --step-seconds 30
@@ -101,7 +101,7 @@ def prepare(instance: str, tables: int) -> None:
 
 def start_server(instance: str, port: int, workers: int | None, threads: int, log: bool = False,
                  server: str | None = None) -> subprocess.Popen[bytes]:
-    """`companion serve` on 127.0.0.1 (`server`: gevent, gthread, waitress; None: the default command's)."""
+    """`companion serve` on 127.0.0.1 (`server`: granian, gthread, waitress; None: the default command's)."""
     config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
     processes = args.workers or os.cpu_count()
     kind = {
-        None: f"companion serve: waitress, {processes} process(es) × {args.threads} threads",
+        None: f"companion serve's default (granian on Linux), {processes} process(es) × {args.threads} threads",
         "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
         "waitress": f"waitress, {processes} process(es) × {args.threads} threads",
         "granian": f"granian, {processes} process(es) × {args.threads} threads",

@@ -447,7 +447,9 @@ def granian_options(app: Flask, host: str, port: int, threads: int, workers: int
         "port": port,
         "interface": Interfaces.WSGI,
         "workers": workers,
-        "blocking_threads": threads,
+        # granian's Python threads: `threads` run the app at once (GranianGate.slots); the others wait for
+        # bodies, so a client that sends its body slowly never takes a thread the app needs.
+        "blocking_threads": threads + BODY_READERS,
         "backlog": BACKLOG,
         "backpressure": max(100, min(share, files - 100)),
         "http": HTTPModes.http1,
@@ -470,7 +472,7 @@ def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) ->
     options = granian_options(app, host, port, threads, workers)
     multiprocessing.set_start_method("fork", force=True)  # the workers inherit the built app, never rebuild it
     parent = os.getpid()
-    served = wsgi_for_granian(app)
+    served = wsgi_for_granian(app, threads)
 
     def load(_target: str) -> Any:  # runs in each worker, after the fork
         if sys.platform.startswith("linux"):
@@ -482,7 +484,7 @@ def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) ->
     Server("companion", **options).serve(target_loader=load)
 
 
-BODY_READERS = 128  # per process: threads that read request bodies off the network (see GranianGate)
+BODY_READERS = 256  # per process: requests that may wait for their bodies at once (see GranianGate)
 BODY_CHUNK = 16 * 1024
 
 
@@ -499,17 +501,21 @@ class GranianGate:
     - A body over the largest the app takes (an import, 2 MB, declared or counted) is never read:
       the app sees its declared length and an empty body, and answers with its own JSON or page
       error in the user's language; the connection is then closed (the rest is never read).
-    - A body is read off the network by a reader thread and handed to the app whole, so a client
-      that declares a length and sends nothing (or trickles) costs a reader, never one of the app's
-      threads; after CHANNEL_TIMEOUT seconds without a byte it gets a 408 and the connection is closed.
-      A request without a body (every poll) goes straight to the app.
+    - The app runs in at most `threads` threads at once (`slots`); granian has BODY_READERS more, which
+      wait for request bodies. A body is read off the network by a reader thread and handed to the
+      app whole, before the request takes a slot, so a client that declares a length and sends nothing
+      (or trickles) never holds a thread the app needs; after CHANNEL_TIMEOUT seconds without its next
+      chunk it gets a 408 (its reader waits on until the client goes away). A request without a body
+      (every poll) goes straight to a slot.
     """
 
-    def __init__(self, app: Any, limit: int, timeout: float, proxy: str | None) -> None:
+    def __init__(self, app: Any, limit: int, timeout: float, proxy: str | None, threads: int = 8) -> None:
+        import threading
         from concurrent.futures import ThreadPoolExecutor
 
         self.app, self.limit, self.timeout, self.proxy = app, limit, timeout, proxy
         self.readers = ThreadPoolExecutor(BODY_READERS, thread_name_prefix="body")
+        self.slots = threading.BoundedSemaphore(threads)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         if self.proxy is not None and environ.get("REMOTE_ADDR") != self.proxy:
@@ -519,8 +525,12 @@ class GranianGate:
         if "HTTP_TRANSFER_ENCODING" in environ:  # chunked: the length is known once it is read
             return self.with_body(environ, start_response, None)
         if length in ("", "0"):  # every poll: no body, straight to the app
-            return self.app(environ, start_response)
+            return self.run(environ, start_response)
         return self.with_body(environ, start_response, int(length) if length.isdigit() else None)
+
+    def run(self, environ: dict[str, Any], start_response: Any) -> Any:
+        with self.slots:
+            return self.app(environ, start_response)
 
     def with_body(self, environ: dict[str, Any], start_response: Any, declared: int | None) -> Any:
         from io import BytesIO
@@ -536,7 +546,7 @@ class GranianGate:
                 environ["wsgi.input"] = BytesIO(body)
                 environ["CONTENT_LENGTH"] = str(len(body))
                 environ.pop("HTTP_TRANSFER_ENCODING", None)
-                return self.app(environ, start_response)
+                return self.run(environ, start_response)
         # Over the limit: the app answers by the length alone (its own error); the rest is never read.
         environ["wsgi.input"] = BytesIO()
         environ["CONTENT_LENGTH"] = str(max(declared or 0, self.limit + 1))
@@ -545,7 +555,7 @@ class GranianGate:
         def closing(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             return start_response(status, [*headers, ("Connection", "close")], exc_info)
 
-        return self.app(environ, closing)
+        return self.run(environ, closing)
 
     def read(self, stream: Any, declared: int | None) -> bytes:
         """The body (at most limit + 1 bytes), read chunk by chunk by a reader thread; BodyTimeout when
@@ -568,6 +578,7 @@ class GranianGate:
         return b"".join(parts)
 
 
-def wsgi_for_granian(app: Flask) -> GranianGate:
+def wsgi_for_granian(app: Flask, threads: int = 8) -> GranianGate:
     proxy = str(app.config.get("PROXY_ADDRESS", "127.0.0.1")) if int(app.config.get("PROXY_FIX", 0) or 0) else None
-    return GranianGate(app, largest_body(app), float(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)), proxy)
+    timeout = float(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT))
+    return GranianGate(app, largest_body(app), timeout, proxy, threads)

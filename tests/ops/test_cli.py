@@ -113,4 +113,4 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
     assert "▀" in out  # the address as a QR code, drawn in the terminal
     assert events == ["settled", "fork with the FAQ model read"]
     assert served["address"] == "127.0.0.1" and served["port"] == 8766 and served["workers"] == 2
-    assert served["blocking_threads"] == cli.DEFAULT_THREADS
+    assert served["blocking_threads"] == cli.DEFAULT_THREADS + server.BODY_READERS

@@ -130,3 +130,22 @@ def test_a_body_that_never_arrives_is_answered_408_and_never_reaches_the_app(tmp
         never.released.set()
     assert status.startswith("408") and headers["Connection"] == "close"
     assert reached == []
+
+
+def test_requests_waiting_for_their_bodies_leave_the_apps_threads_to_the_others(tmp_path: Any) -> None:
+    app = make(tmp_path)
+    gate = server.GranianGate(app, server.largest_body(app), 5, None, threads=1)  # one thread runs the app
+    silent = [Never() for _ in range(3)]
+    waiting = [threading.Thread(target=call, args=(gate, post("/api/v1/series", body, "500"))) for body in silent]
+    try:
+        for thread in waiting:
+            thread.start()
+        health = {k: v for k, v in post("/api/v1/health", Unread(), None).items() if k != "CONTENT_TYPE"}
+        status, _, body = call(gate, {**health, "REQUEST_METHOD": "GET"})
+        assert status.startswith("200") and json.loads(body)["status"] == "ok"
+        assert all(thread.is_alive() for thread in waiting)  # the three still wait for their bodies
+    finally:
+        for body in silent:
+            body.released.set()
+        for thread in waiting:
+            thread.join(10)

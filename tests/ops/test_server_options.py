@@ -61,7 +61,8 @@ def test_granian_holds_every_phone_and_closes_heads_that_never_finish(app, worke
     options = server.granian_options(app, "0.0.0.0", 8101, 8, workers)
     # granian holds a permit per open connection: together the processes hold every phone, a tenth to spare
     assert options["backpressure"] * workers >= server.CONNECTION_LIMIT * 1.1
-    assert options["workers"] == workers and options["blocking_threads"] == 8
+    # 8 threads run the app; the others only wait for bodies (GranianGate)
+    assert options["workers"] == workers and options["blocking_threads"] == 8 + server.BODY_READERS
     assert options["http1_settings"].header_read_timeout == server.CHANNEL_TIMEOUT * 1000
     assert options["address"] == "0.0.0.0" and options["port"] == 8101 and options["backlog"] == server.BACKLOG
     monkeypatch.setattr(server, "raise_file_limit", lambda: 1024)
