@@ -43,14 +43,15 @@ def free_port() -> int:
 
 
 def fetch(url: str, data: Any = None) -> tuple[int, bytes, dict[str, str]]:
+    """Status, body and headers (names in Title-Case: granian sends them in lower case, as HTTP allows)."""
     body = None if data is None else json.dumps(data).encode()
     request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json",
                                                               "Accept-Language": "ru"})
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.read(), dict(response.headers)
+            return response.status, response.read(), {k.title(): v for k, v in response.headers.items()}
     except urllib.error.HTTPError as error:
-        return error.code, error.read(), dict(error.headers)
+        return error.code, error.read(), {k.title(): v for k, v in error.headers.items()}
 
 
 @pytest.fixture(scope="module")
