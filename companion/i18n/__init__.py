@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from babel.support import NullTranslations, Translations
-from flask import Flask, request
+from flask import Flask, Request, request
 from flask.globals import _cv_app
 from flask_babel import Babel, Domain, get_locale
 
@@ -66,12 +66,14 @@ def translations() -> NullTranslations:
 # -- choosing the language ---------------------------------------------------------
 
 
-def select_language() -> str:
-    """?lang= on the URL, then the `lang` cookie, then Accept-Language, then Russian."""
-    for candidate in (request.args.get("lang"), request.cookies.get("lang")):
+def select_language(req: Request = request) -> str:
+    """?lang= on the URL, then the `lang` cookie, then Accept-Language, then Russian.
+
+    `req` is Flask's request, or one the idle-poll path (`web.http.fast_poll`) made before Flask."""
+    for candidate in (req.args.get("lang"), req.cookies.get("lang")):
         if candidate in LANGUAGES:
             return candidate
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return req.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def lang_url(language: str) -> str:
