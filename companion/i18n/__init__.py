@@ -11,6 +11,7 @@ compiled in memory when the app starts.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +19,8 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, Request, request
 from flask.globals import _cv_app
 from flask_babel import Babel, Domain, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion.core.cards import Card, Rank
 from companion.core.errors import Msg, RuleError
@@ -73,7 +76,14 @@ def select_language(req: Request = request) -> str:
     for candidate in (req.args.get("lang"), req.cookies.get("lang")):
         if candidate in LANGUAGES:
             return candidate
-    return req.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return accepted_language(req.headers.get("Accept-Language"))
+
+
+@lru_cache(maxsize=256)
+def accepted_language(header: str | None) -> str:
+    """The best of LANGUAGES for an Accept-Language header (as `request.accept_languages` parses it),
+    else Russian. Kept per header: a phone sends the same one with every poll."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def lang_url(language: str) -> str:

@@ -24,11 +24,11 @@ import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 import sqlite_utils
-from flask import Flask, Request, Response
+from flask import Flask, Request
 from werkzeug.exceptions import SecurityError
 from werkzeug.wsgi import get_host
 
@@ -81,11 +81,12 @@ class FastPoll:
                 "QUERY_STRING") and self.app.config.get("FAST_POLL", True):
             answer = self.not_modified(environ)
             if answer is not None:
-                return answer(environ, start_response)
+                start_response(*answer)
+                return []
         return self.inner(environ, start_response)
 
-    def not_modified(self, environ: WSGIEnvironment) -> Response | None:
-        """The 304 for an idle poll, or None to let Flask answer."""
+    def not_modified(self, environ: WSGIEnvironment) -> tuple[str, list[tuple[str, str]]] | None:
+        """The status line and headers of the 304 for an idle poll, or None to let Flask answer."""
         started = time.perf_counter()
         path = environ.get("PATH_INFO", "")
         route, found = next(((r, m) for r in self.routes if (m := r.path.fullmatch(path))), (None, None))
@@ -104,10 +105,21 @@ class FastPoll:
             return None
         if validator is None or not validator.held_by(req):
             return None
-        response = security.add_secure_headers(validator.not_modified(), route.endpoint)
-        security.log_answer(req, response.status_code, started)
+        status, headers = finished_304(route.endpoint, validator.etag, validator.weak,
+                                       tuple(validator.headers.items()))
+        security.log_answer(req, 304, started)
         self.answered += 1
-        return response
+        return status, list(headers)
+
+
+@lru_cache(maxsize=4096)
+def finished_304(endpoint: str, etag: str, weak: bool, headers: tuple[tuple[str, str], ...]) -> tuple[
+        str, tuple[tuple[str, str], ...]]:
+    """The status line and headers Flask's 304 goes out with (the validator's headers, the security
+    headers, werkzeug's finishing), made by the same code, once per validator: they depend on nothing else."""
+    response = security.add_secure_headers(Validator(etag, weak, dict(headers)).not_modified(), endpoint)
+    _body, status, finished = response.get_wsgi_response({"REQUEST_METHOD": "GET"})
+    return status, tuple(finished)
 
 
 def init_app(app: Flask, polls: Mapping[str, IdlePoll]) -> FastPoll:
