@@ -29,7 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Аня", "Борис", "Вера"]
 SERVE = """
-import sys, waitress
+import logging, sys, waitress
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth": expected here
 from companion import create_app
 app = create_app()
 app.config["FAST_POLL"] = sys.argv[2] == "fast"
