@@ -58,7 +58,8 @@ def rule_pattern(rule: str) -> re.Pattern[str]:
 
 
 class FastPoll:
-    """The WSGI app in front of `app.wsgi_app`; `answered` counts the polls it answered itself."""
+    """The WSGI app in front of `app.wsgi_app`; `answered` counts the polls it answered itself (for tests and
+    benchmarks; not locked, so under threads it may miss a count)."""
 
     def __init__(self, app: Flask, polls: Mapping[str, IdlePoll]) -> None:
         self.app = app
