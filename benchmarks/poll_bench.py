@@ -7,7 +7,9 @@ draft (If-None-Match), half each — as fast as they are answered. Per run, the 
 one after the other by fresh processes over the same database: the layer on (`fast`) and
 FAST_POLL = False (`flask`). Prints per mode and run the server's CPU per request (user + system
 time of the server process ÷ requests: the robust figure on a shared machine), requests per second
-and the load average, then min and median over the runs and the ratio flask ÷ fast.
+and the load average, then min and median over the runs and the ratio flask ÷ fast. With --idle N,
+N more connections stay open and silent meanwhile (a phone between two polls keeps its connection):
+what the server's loop pays per open connection shows in the CPU per request.
 
     .venv/bin/python benchmarks/poll_bench.py --runs 3
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -34,7 +37,8 @@ logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth
 from companion import create_app
 app = create_app()
 app.config["FAST_POLL"] = sys.argv[2] == "fast"
-waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, connection_limit=1000, _quiet=True)
+waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, connection_limit=10_000, backlog=4096,
+                asyncore_use_poll=True)  # as companion serve: select() stops at 1,024 sockets
 """
 
 
@@ -70,8 +74,6 @@ def cpu_seconds(pid: int) -> float:
 
 
 def serve(instance: str, mode: str) -> tuple[subprocess.Popen[bytes], int]:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -123,22 +125,26 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=1500, help="per client thread and run")
+    parser.add_argument("--idle", type=int, default=0, help="connections held open and silent meanwhile")
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="companion-poll-bench-")
     polls = prepare(instance, args.tables)
     total = args.clients * args.requests
     per_request: dict[str, list[float]] = {"fast": [], "flask": []}
-    print(f"{total} idle polls per mode and run ({args.clients} keep-alive connections, {args.tables} tables), "
-          "waitress 1 process × 8 threads:")
+    print(f"{total} idle polls per mode and run ({args.clients} keep-alive connections, {args.tables} tables, "
+          f"{args.idle} more connections open and silent), waitress 1 process × 8 threads:")
     for run in range(1, args.runs + 1):
         for mode in ("fast", "flask"):
             server, port = serve(instance, mode)
+            silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(args.idle)]
             try:
                 hammer(port, polls, args.clients, 50)  # warm: connections, caches
                 before = cpu_seconds(server.pid)
                 wall = hammer(port, polls, args.clients, args.requests)
                 used = cpu_seconds(server.pid) - before
             finally:
+                for connection in silent:
+                    connection.close()
                 server.terminate()
                 server.wait()
             per_request[mode].append(used / total * 1000)
