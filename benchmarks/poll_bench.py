@@ -1,6 +1,7 @@
 """What an idle poll costs the server, served over HTTP: the idle-poll layer against Flask alone (issue 24).
 
-One waitress process (8 threads, as one process of `companion serve`) serves the app on 127.0.0.1
+One waitress process (8 threads, as one process of `companion serve`; `--server granian`: one granian
+worker with 8 blocking threads) serves the app on 127.0.0.1
 from a fresh database of --tables series; client threads, each with its own keep-alive connection,
 send idle polls that all end in 304 — the standings fragment (HX-Request, If-None-Match) and the
 draft (If-None-Match), half each — as fast as they are answered. Per run, the two modes are served
@@ -31,14 +32,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Аня", "Борис", "Вера"]
-SERVE = """
-import logging, sys, waitress
-logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth": expected here
+APP = """
+import os
 from companion import create_app
 app = create_app()
-app.config["FAST_POLL"] = sys.argv[2] == "fast"
+app.config["FAST_POLL"] = os.environ["POLL_MODE"] == "fast"
+"""
+WAITRESS = """
+import logging, sys, waitress
+from poll_app import app
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth": expected here
 waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, connection_limit=10_000, backlog=4096,
-                asyncore_use_poll=True)  # as companion serve: select() stops at 1,024 sockets
+               asyncore_use_poll=True)  # as companion serve: select() stops at 1,024 sockets
 """
 
 
@@ -69,16 +74,24 @@ def prepare(instance: str, tables: int) -> list[tuple[str, dict[str, str]]]:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system seconds of the server and its worker processes."""
+    import psutil
+
+    server = psutil.Process(pid)
+    return sum(sum(p.cpu_times()[:2]) for p in [server, *server.children(recursive=True)])
 
 
-def serve(instance: str, mode: str) -> tuple[subprocess.Popen[bytes], int]:
+def serve(instance: str, mode: str, kind: str) -> tuple[subprocess.Popen[bytes], int]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    server = subprocess.Popen([sys.executable, "-c", SERVE, str(port), mode], cwd=ROOT,
-                              env={**os.environ, "COMPANION_INSTANCE": instance, "PYTHONPATH": str(ROOT)})
+    (Path(instance) / "poll_app.py").write_text(APP)
+    command = [sys.executable, "-c", WAITRESS, str(port)] if kind == "waitress" else [
+        str(Path(sys.executable).parent / "granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port),
+        "--workers", "1", "--blocking-threads", "8", "--no-log", "poll_app:app"]
+    env = {**os.environ, "COMPANION_INSTANCE": instance, "PYTHONPATH": f"{ROOT}{os.pathsep}{instance}",
+           "POLL_MODE": mode}
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -101,9 +114,13 @@ def hammer(port: int, polls: list[tuple[str, dict[str, str]]], clients: int, req
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         for i in range(requests):
             path, headers = polls[(k * 7 + i) % len(polls)]
-            connection.request("GET", path, headers=headers)
-            answer = connection.getresponse()
-            answer.read()
+            try:
+                connection.request("GET", path, headers=headers)
+                answer = connection.getresponse()
+                answer.read()
+            except OSError as error:  # refused, reset or timed out: the run says so and stops
+                failures.append((path, repr(error)))
+                return
             if answer.status != 304:
                 failures.append((path, answer.status))
         connection.close()
@@ -126,16 +143,18 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=1500, help="per client thread and run")
     parser.add_argument("--idle", type=int, default=0, help="connections held open and silent meanwhile")
+    parser.add_argument("--server", choices=("waitress", "granian"), default="waitress",
+                        help="granian: `pip install granian` first (not a dependency)")
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="companion-poll-bench-")
     polls = prepare(instance, args.tables)
     total = args.clients * args.requests
     per_request: dict[str, list[float]] = {"fast": [], "flask": []}
     print(f"{total} idle polls per mode and run ({args.clients} keep-alive connections, {args.tables} tables, "
-          f"{args.idle} more connections open and silent), waitress 1 process × 8 threads:")
+          f"{args.idle} more connections open and silent), {args.server} 1 process × 8 threads:")
     for run in range(1, args.runs + 1):
         for mode in ("fast", "flask"):
-            server, port = serve(instance, mode)
+            server, port = serve(instance, mode, args.server)
             silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(args.idle)]
             try:
                 hammer(port, polls, args.clients, 50)  # warm: connections, caches
