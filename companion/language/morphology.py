@@ -74,6 +74,16 @@ def genitive_lemmas(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.normal_form for p in analyzer().parse(word) if p.tag.case == "gent"))
 
 
+@lru_cache(maxsize=8192)
+def name_readings(word: str) -> tuple[tuple[str, str | None], ...]:
+    """The first-name readings of a word: dictionary form and gender («сёмы» → («сёма», "masc"); «ники» → «ника»
+    femn and «ник» masc)."""
+    if not is_cyrillic(word):
+        return ()
+    found = ((p.normal_form, p.tag.gender) for p in analyzer().parse(word) if "Name" in p.tag)
+    return tuple(dict.fromkeys(found))
+
+
 class Pymorphy:
     """The dictation reader's view of this module (language/spoken_words.Morphology)."""
 
@@ -83,3 +93,4 @@ class Pymorphy:
     known = staticmethod(known)
     genitive = staticmethod(genitive)
     genitive_lemmas = staticmethod(genitive_lemmas)
+    name_readings = staticmethod(name_readings)

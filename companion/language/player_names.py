@@ -24,6 +24,11 @@ from companion.language.spoken_words import Morphology
 PET_NAMES = Path(__file__).with_name("pet_names.toml")
 _ENDINGS = frozenset(("", "а", "я", "у", "ю", "ы", "и", "е", "ой", "ей", "ом", "ем", "ею", "ою", "'s", "’s", "s"))
 _MIN_TYPO_LENGTH = 4
+# What a pet name adds to the beginning of a full name, longest first: Сём|а (Семён), Рост|ик (Ростислав),
+# Арка|ша (Аркадий), Ол|юшка (Ольга), Гавр|юша (Гавриил).
+_PET_SUFFIXES = ("юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
+                 "юха", "ик", "ок", "ек", "ка", "ша", "ня", "ся", "я", "а")
+_CASE_ENDINGS = ("ой", "ей", "ы", "и", "е", "у", "ю")  # «у Миры», «Гаврюше»: back to «Мира», «Гаврюша»
 
 
 @lru_cache(maxsize=1)
@@ -53,6 +58,26 @@ def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
         stems.append((form[:-1] + "й", ("к",)))
     return stems
+
+
+def _nominatives(low: str) -> list[str]:
+    """A word the dictionary does not know as a name, back in the nominative by its case ending («миры» → «мира»)."""
+    forms = [low]
+    for ending in _CASE_ENDINGS:
+        if low.endswith(ending) and len(low) > len(ending) + 2:
+            forms += [low[: -len(ending)] + "а", low[: -len(ending)] + "я"]
+    return forms
+
+
+def _fits(pet: str, name: str, strict: bool) -> bool:
+    """Whether `pet` can be a pet name of the full name `name` by its root (see PlayerNames.by_root)."""
+    if pet == name or len(pet) < 3:
+        return False
+    roots = [pet[: -len(s)] for s in _PET_SUFFIXES if pet.endswith(s) and len(pet) - len(s) >= 2]
+    if strict:
+        return any(len(r) >= 3 and name.startswith(r) for r in roots)
+    return (any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
+            or (len(pet) >= 4 and name.endswith(pet)))
 
 
 def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
@@ -111,6 +136,31 @@ class PlayerNames:
                 elif len(stem) == best:
                     found |= players
         return self._ordered(found)
+
+    def by_root(self, word: str) -> tuple[str, ...]:
+        """A pet name the table lacks, by its root: «Сёма» is Семён, «Ростик» Ростислав, «Гаврюша» Гавриил (the
+        root begins the name); «Сева» Всеволод, «Фрося» Ефросинья (after its first letters); «Ника» Вероника (the
+        name ends with it). A pet name the table gives to someone else counts only by a root of 3 letters that
+        begins the name («Веня» for Венедикт; not «Санька» for Оксана). The gender must agree where the
+        dictionary knows it («Ника» is not Никита); the players found, in table order (two or more: ask)."""
+        low = fold(word)
+        strict = self.is_pet_name(word)
+        readings = [(fold(n), g) for n, g in self.morphology.name_readings(low)] or [(n, None) for n in _nominatives(low)]
+        found: set[str] = set()
+        for nominative, gender in readings:
+            for player, name in self.own_names():
+                if _fits(nominative, name, strict) and gender in (None, *self.genders(player)):
+                    found.add(player)
+        return self._ordered(found)
+
+    def own_names(self) -> list[tuple[str, str]]:
+        return [(p, fold(p)) for p in self.players if " " not in p]
+
+    def genders(self, player: str) -> tuple[str | None, ...]:
+        """The genders of the player's name read as itself («Станислава»: femn, not Станислав's genitive)."""
+        own = fold(player)
+        found = tuple(g for n, g in self.morphology.name_readings(own) if fold(n) == own)
+        return found or (None, "masc", "femn")
 
     def match_typo(self, word: str) -> tuple[str, ...]:
         """The one player whose name is one letter away («Бариса» → Борис); none if it is not one player."""

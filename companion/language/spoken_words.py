@@ -59,6 +59,10 @@ class Morphology(Protocol):
         """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
         ...
 
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
+        """The dictionary forms of the word's first-name readings, each with its gender ("masc", "femn")."""
+        ...
+
 
 class NoMorphology:
     """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
@@ -79,6 +83,9 @@ class NoMorphology:
         return False
 
     def genitive_lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
         return ()
 
 
@@ -116,6 +123,8 @@ FILLERS = _words(
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
     ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
     досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
+    писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
+    хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -158,6 +167,8 @@ class Names(Protocol):
     def match_typo(self, word: str) -> tuple[str, ...]: ...
 
     def is_pet_name(self, word: str) -> bool: ...
+
+    def by_root(self, word: str) -> tuple[str, ...]: ...
 
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
@@ -245,6 +256,9 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
         return replace(_card_word_token(word, typo), guessed=a_name)
+    players = names.by_root(word) if a_name and not morphology.common_word(low) else ()
+    if players:  # «Сёме», «Ростика»: a pet name the table lacks, by its root
+        return _player_token(word, players)
     unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
     players = names.match_typo(word) if unknown_word else ()
     if players:
@@ -292,16 +306,16 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
-    return _names_by_place(out, morphology)
+    return _names_by_place(out, names, morphology)
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
 
 
-def _names_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
-    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a name of nobody here:
-    its cards go with it into a question, never to the player named before. After «у» a name is a genitive:
-    «у Валентина» is Валентин's, not Валентина's."""
+def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> list[Tok]:
+    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a pet name of a player by
+    its root («у Миры»: Мирослава), or else a name of nobody here: its cards go with it into a question, never to
+    the player named before. After «у» a name is a genitive: «у Валентина» is Валентин's, not Валентина's."""
     out = list(toks)
     for k, tok in enumerate(toks):
         after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
@@ -309,11 +323,12 @@ def _names_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
             lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
             genitive = [p for p in tok.players if fold(p) in lemmas]
             out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
-        if tok.kind != "unknown" and not (tok.guessed and tok.player is None):
+        if tok.kind not in ("unknown", "stranger") and not (tok.guessed and tok.player is None):
             continue
         before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
         if after_u or before_win:
-            out[k] = Tok("stranger", tok.text)
+            players = names.by_root(tok.text)
+            out[k] = _player_token(tok.text, players) if players else Tok("stranger", tok.text)
     return out
 
 
