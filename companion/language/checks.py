@@ -24,6 +24,7 @@ from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
+_ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
@@ -55,6 +56,20 @@ class Checks(Corrections):
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def confirms(self, tok: Tok, k: int) -> bool:
+        """«дама пик одна»: «one» right after a card says it is the only one; «две дамы, червовая и ещё одна»: the
+        card of the two left without a suit. Anything else («дама и ещё одна») is not read."""
+        last, before = self.last, self.before(k)
+        if tok.count != 1 or last is None or last.dropped or before is None:
+            return False
+        if fold(before.text) in _ANOTHER:
+            return len(last.suits) >= 2 and last.suits.count(None) == 1
+        return len(last.suits) == 1 and before.kind in ("rank", "card", "suit-after", "suit-before", "suit-letter")
+
+    def before(self, k: int) -> Tok | None:
+        """The token said before `k`, commas aside."""
+        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
 
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the

@@ -283,6 +283,8 @@ class _Reader(Suits, Checks):
             return
         if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
             self.count = (tok.count, tok.text)
+        elif self.replace is None and self.confirms(tok, k):  # «дама пик одна»
+            pass
         elif self.replace is not None:  # «две десятки, нет, одна»
             old = self.replace
             self.add(Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))

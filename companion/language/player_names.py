@@ -145,7 +145,8 @@ class PlayerNames:
         dictionary knows it («Ника» is not Никита); the players found, in table order (two or more: ask)."""
         low = fold(word)
         strict = self.is_pet_name(word)
-        readings = [(fold(n), g) for n, g in self.morphology.name_readings(low)] or [(n, None) for n in _nominatives(low)]
+        readings = [(fold(n), g) for n, g in self.morphology.name_readings(low)]
+        readings = readings or [(n, None) for n in _nominatives(low)]
         found: set[str] = set()
         for nominative, gender in readings:
             for player, name in self.own_names():

@@ -306,7 +306,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
-    return _names_by_place(out, names, morphology)
+    return _suits_by_place(_names_by_place(out, names, morphology))
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
@@ -329,6 +329,19 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
         if after_u or before_win:
             players = names.by_root(tok.text)
             out[k] = _player_token(tok.text, players) if players else Tok("stranger", tok.text)
+    return out
+
+
+def _suits_by_place(toks: list[Tok]) -> list[Tok]:
+    """A dictionary word one letter off a suit word («пек», «пир» for «пик»), right after a rank said without its
+    suit, is that suit: where a suit is awaited the typo is no longer a guess."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind not in ("unknown", "stranger") or k == 0 or toks[k - 1].kind != "rank" or toks[k - 1].suit:
+            continue
+        typo = card_word_typo(fold(tok.text))
+        if typo is not None and typo.suit is not None and not typo.adjective:
+            out[k] = _card_word_token(tok.text, typo)
     return out
 
 
@@ -375,29 +388,3 @@ def number_as(tok: Tok, nxt: Tok | None) -> Tok:
     if 2 <= n <= 10:
         return Tok("rank", tok.text, rank=Rank(str(n)))
     return Tok("unknown", tok.text)
-
-
-# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
-# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
-_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
-_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
-                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
-
-
-def rank_gender(tok: Tok) -> str | None:
-    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
-    low = fold(tok.text)
-    if tok.rank is None or len(low) < 3 or low.isascii():
-        return None
-    known = card_word(low) or card_word_typo(low)
-    if known is None or known.numeral or known.rank is None:
-        return None
-    return "m" if tok.rank in _MASCULINE_RANKS else "f"
-
-
-def adjective_gender(tok: Tok) -> str | None:
-    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
-    low = fold(tok.text)
-    if tok.plural or tok.kind != "suit-before":
-        return None
-    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)

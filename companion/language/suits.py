@@ -9,11 +9,36 @@ asked. `Suits` is the part of the reader (dictation._Reader) that does this.
 
 from __future__ import annotations
 
-from companion.core.cards import Suit, fold
+from companion.core.cards import Rank, Suit, card_word, fold
 from companion.language.corrections import SKIPPED, Corrections
-from companion.language.spoken_words import FILLERS, Tok, adjective_gender, rank_gender
+from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
+
+# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
+# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
+_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
+_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
+                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
+
+
+def rank_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
+    low = fold(tok.text)
+    if tok.rank is None or len(low) < 3 or low.isascii():
+        return None
+    known = card_word(low) or card_word_typo(low)
+    if known is None or known.numeral or known.rank is None:
+        return None
+    return "m" if tok.rank in _MASCULINE_RANKS else "f"
+
+
+def adjective_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
+    low = fold(tok.text)
+    if tok.plural or tok.kind != "suit-before":
+        return None
+    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)
 
 
 class Suits(Corrections):
