@@ -67,10 +67,6 @@ class Checks(Corrections):
             return len(last.suits) >= 2 and last.suits.count(None) == 1
         return len(last.suits) == 1 and before.kind in ("rank", "card", "suit-after", "suit-before", "suit-letter")
 
-    def before(self, k: int) -> Tok | None:
-        """The token said before `k`, commas aside."""
-        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
-
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
         last card or the whole list; where the two readings differ (a rank said again, more cards after it),

@@ -71,6 +71,10 @@ class Corrections:
                 return tok
         return None
 
+    def before(self, k: int) -> Tok | None:
+        """The token said before `k`, commas aside."""
+        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
+
     def take_place_of_last_name(self, player: str) -> None:
         """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
         Димы» gives the ace to Дима (and a card said now still replaces it)."""

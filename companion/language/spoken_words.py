@@ -96,7 +96,8 @@ def _words(text: str) -> frozenset[str]:
 # Number words that count cards but name no rank («один», "a pair"); «две», "three" and
 # the like are numerals of the vocabulary and count when a rank follows («две десятки»).
 COUNTS: dict[str, int] = {
-    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "one": 1, "pair": 2,
+    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "парочка": 2, "парочку": 2,
+    "one": 1, "pair": 2,
 }
 COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
@@ -125,6 +126,7 @@ FILLERS = _words(
     досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
+    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""

@@ -14,6 +14,7 @@ from companion.language.corrections import SKIPPED, Corrections
 from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
+_BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
 
 # Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
 # adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
@@ -54,7 +55,7 @@ class Suits(Corrections):
         """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
         assert tok.suit is not None
         nxt = self.next(k)
-        if self.correct_suit(tok, nxt) or self.fill_last(tok):
+        if self.both(tok, k) or self.correct_suit(tok, nxt) or self.fill_last(tok):
             return
         if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
             self.suit_before = (tok.suit, tok.text)
@@ -68,6 +69,8 @@ class Suits(Corrections):
             self.result.unrecognised.append(self.suit_before[1])
             self.suit_before = None
         nxt = self.next(k, SKIPPED)
+        if self.both(tok, k):
+            return
         after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
         if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
             return
@@ -91,6 +94,25 @@ class Suits(Corrections):
         if adjective is None or adjective == before:
             self.unplaced.append(tok.text)
         return False
+
+    def both(self, tok: Tok, k: int) -> bool:
+        """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
+        hand, both without a suit, take it; anything else after «обе» is not read."""
+        before = self.before(k)
+        if before is None or fold(before.text) not in _BOTH:
+            return False
+        assert tok.suit is not None
+        open_cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
+                      for i in reversed(range(len(g.suits)))][:2]
+        if len(open_cards) < 2 or any(g.suits[i] is not None for g, i in open_cards) or len(
+                {(g.owner, g.stranger) for g, _ in open_cards}) != 1:
+            self.result.unrecognised.append(before.text)
+            return True
+        for group, i in open_cards:
+            group.suits[i] = tok.suit
+            group.words.append(tok.text)
+        self.paused = False
+        return True
 
     def fill_last(self, tok: Tok) -> bool:
         if tok.plural and self.fill_all(tok):
