@@ -102,7 +102,7 @@ COUNTS: dict[str, int] = {
 COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
 _WIN_LEMMAS = _words(
-    "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить "
+    "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить отстреляться освободиться "
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
@@ -111,7 +111,11 @@ _DRAW_LEMMAS = _words("взять набрать добрать вытянуть
 CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
-_CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
+_CORRECTIONS = _words(
+    "нет нету вернее точнее ой ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала спутал спутала "
+    "путаю пардон извини извините сорри no sorry oops actually"
+)
+_CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
 OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
@@ -126,7 +130,7 @@ FILLERS = _words(
     досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
-    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both
+    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both я мы
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -297,6 +301,10 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     i = 0
     while i < len(words):
         kind, value = words[i]
+        if kind == "word" and (fold(value), fold(words[i + 1][1]) if i + 1 < len(words) else "") in _CORRECTION_PHRASES:
+            out.append(Tok("correct", f"{value} {words[i + 1][1]}"))
+            i += 2
+            continue
         if kind == "word":
             multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
             if multi is not None:

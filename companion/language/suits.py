@@ -91,6 +91,8 @@ class Suits(Corrections):
         before = rank_gender(self.toks[last.said_at]) if last.said_at >= 0 else None
         if adjective is not None and adjective == before != rank_gender(nxt):
             return self.fill_last(tok)
+        if adjective is not None and self.own_suit_follows(nxt, k):  # «десятка бубновая десятка червовая»
+            return self.fill_last(tok)
         if adjective is None or adjective == before:
             self.unplaced.append(tok.text)
         return False
@@ -113,6 +115,11 @@ class Suits(Corrections):
             group.words.append(tok.text)
         self.paused = False
         return True
+
+    def own_suit_follows(self, card: Tok, k: int) -> bool:
+        """The card after the suit word at `k` is said with a suit of its own right after it."""
+        at = next(i for i in range(k + 1, len(self.toks)) if self.toks[i] is card)
+        return at + 1 < len(self.toks) and self.toks[at + 1].kind in _SUIT_WORDS
 
     def fill_last(self, tok: Tok) -> bool:
         if tok.plural and self.fill_all(tok):
