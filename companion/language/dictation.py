@@ -27,6 +27,7 @@ from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
 from companion.language.corrections import SKIPPED, Group
+from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
     ASSUME_ORDER,
@@ -35,7 +36,7 @@ from companion.language.settle import (
     Slot,
     settle,
 )
-from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import Tok, number_as, tokens
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]

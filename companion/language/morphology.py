@@ -6,8 +6,64 @@ once (loading the dictionary takes a moment) and shared by every reader of words
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
+
+
+class Morphology(Protocol):
+    """What the reader asks of a language's dictionary (`Pymorphy` below gives pymorphy3's answers)."""
+
+    def lemmas(self, word: str) -> Iterable[str]: ...
+
+    def common_word(self, word: str) -> bool:
+        """A dictionary word that is not a proper name («дома», «вера» the noun): never a typo."""
+        ...
+
+    def person_name(self, word: str) -> bool:
+        """A first name in some form («Гоши», «Боря»)."""
+        ...
+
+    def known(self, word: str) -> bool:
+        """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
+        ...
+
+    def genitive(self, word: str) -> bool:
+        """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
+        ...
+
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
+        ...
+
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
+        """The dictionary forms of the word's first-name readings, each with its gender ("masc", "femn")."""
+        ...
+
+
+class NoMorphology:
+    """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
+
+    def lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def common_word(self, word: str) -> bool:
+        return True
+
+    def person_name(self, word: str) -> bool:
+        return False
+
+    def known(self, word: str) -> bool:
+        return True
+
+    def genitive(self, word: str) -> bool:
+        return False
+
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
+        return ()
 
 
 @lru_cache(maxsize=1)

@@ -19,7 +19,7 @@ from pathlib import Path
 from rapidfuzz.distance import Levenshtein
 
 from companion.core.cards import fold
-from companion.language.spoken_words import Morphology
+from companion.language.morphology import Morphology
 
 PET_NAMES = Path(__file__).with_name("pet_names.toml")
 _ENDINGS = frozenset(("", "а", "я", "у", "ю", "ы", "и", "е", "ой", "ей", "ом", "ем", "ею", "ою", "'s", "’s", "s"))
