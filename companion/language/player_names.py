@@ -28,7 +28,8 @@ _MIN_TYPO_LENGTH = 4
 # Арка|ша (Аркадий), Ол|юшка (Ольга), Гавр|юша (Гавриил).
 _PET_SUFFIXES = ("юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
                  "юха", "ик", "ок", "ек", "ка", "ша", "ня", "ся", "я", "а")
-_CASE_ENDINGS = ("ой", "ей", "ы", "и", "е", "у", "ю")  # «у Миры», «Гаврюше»: back to «Мира», «Гаврюша»
+# «у Миры», «Гаврюше», «у Робика», «с Робиком»: back to «Мира», «Гаврюша», «Робик»
+_CASE_ENDINGS = ("ой", "ей", "ом", "ем", "ы", "и", "е", "у", "ю", "а", "я")
 
 
 @lru_cache(maxsize=1)
@@ -64,8 +65,9 @@ def _nominatives(low: str) -> list[str]:
     """A word the dictionary does not know as a name, back in the nominative by its case ending («миры» → «мира»)."""
     forms = [low]
     for ending in _CASE_ENDINGS:
-        if low.endswith(ending) and len(low) > len(ending) + 2:
-            forms += [low[: -len(ending)] + "а", low[: -len(ending)] + "я"]
+        base = low[: -len(ending)]
+        if low.endswith(ending) and len(base) > 2:
+            forms += [base, base + "а", base + "я"]
     return forms
 
 
