@@ -55,7 +55,7 @@ _DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк
 def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     """A name's stems and the suffixes each takes before a case ending: «полин» (nothing or «к»), «зой» («к»)."""
     stem = _stem(form)
-    stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE) if len(stem) >= 3 else ("",))]
+    stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE))]
     if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
         stems.append((form[:-1] + "й", ("к",)))
     return stems
@@ -75,11 +75,12 @@ def _fits(pet: str, name: str, strict: bool) -> bool:
     """Whether `pet` can be a pet name of the full name `name` by its root (see PlayerNames.by_root)."""
     if pet == name or len(pet) < 3:
         return False
-    roots = [pet[: -len(s)] for s in _PET_SUFFIXES if pet.endswith(s) and len(pet) - len(s) >= 2]
+    roots = [pet[: -len(s)] for s in _PET_SUFFIXES if pet.endswith(s) and len(pet) - len(s) >= min(len(s) + 1, 3)]
+    if len(pet) >= 4 and name.endswith(pet):  # Ника: Вероника, Доминика
+        return True
     if strict:
         return any(len(r) >= 3 and name.startswith(r) for r in roots)
-    return (any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
-            or (len(pet) >= 4 and name.endswith(pet)))
+    return any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
 
 
 def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
@@ -129,9 +130,10 @@ class PlayerNames:
         for form, players in self.forms.items():
             if " " in form:
                 continue
-            least = 2 if form in self.own else 3
             for stem, suffixes in _stems(form):
-                if len(stem) < least or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
+                if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix
+                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and form in self.own))
+                if len(stem) < 2 or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
                     continue
                 if len(stem) > best:
                     best, found = len(stem), set(players)
@@ -144,10 +146,13 @@ class PlayerNames:
         root begins the name); «Сева» Всеволод, «Фрося» Ефросинья (after its first letters); «Ника» Вероника (the
         name ends with it). A pet name the table gives to someone else counts only by a root of 3 letters that
         begins the name («Веня» for Венедикт; not «Санька» for Оксана). The gender must agree where the
-        dictionary knows it («Ника» is not Никита); the players found, in table order (two or more: ask)."""
+        dictionary knows it («Ника» is not Никита); a root of two letters only from a name of three («Аля»). The
+        players found, in table order (two or more: ask)."""
         low = fold(word)
         strict = self.is_pet_name(word)
-        readings = [(fold(n), g) for n, g in self.morphology.name_readings(low)]
+        said = self.morphology.name_readings(low)  # «доси»: Дося masc; «дося» itself is femn too
+        readings = [(fold(n), g) for name, _ in said for n, g in (*said, *self.morphology.name_readings(name))
+                    if n == name]
         readings = readings or [(n, None) for n in _nominatives(low)]
         found: set[str] = set()
         for nominative, gender in readings:

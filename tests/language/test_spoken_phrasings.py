@@ -1,0 +1,113 @@
+"""Phrasings of a dictated round met in issue 21's third round: each mechanism as a sentence → hands."""
+
+from __future__ import annotations
+
+from companion.core.rules import get_ruleset
+from companion.language.dictation import parse
+from companion.language.settle import ParsedRound
+
+IGRAFAN = get_ruleset("igrafan").defaults
+
+
+def hands(r: ParsedRound) -> dict[str, list[str]]:
+    """Each hand as the bench writes it: a card whose suit was assumed is its rank alone."""
+    return {p: sorted(s.rank.value if s.assumed else s.text for s in slots) for p, slots in r.hands.items()}
+
+
+def asked(r: ParsedRound, kind: str) -> list[str]:
+    return [q.params.get("name") or q.params.get("word") or "" for q in r.questions if q.kind == kind]
+
+
+def test_a_pet_name_the_table_lacks_is_found_by_the_beginning_of_the_players_name() -> None:
+    r = parse("гаврюша вышел на короле треф у стеши валет а у робика две семёрки", ["Гавриил", "Стефания", "Роберт"],
+              IGRAFAN)
+    assert r.winner == "Гавриил" and r.finishing_card == "K♣"
+    assert hands(r) == {"Стефания": ["J"], "Роберт": ["7", "7"]}
+    assert r.exact
+
+
+def test_a_pet_name_after_the_first_letters_or_at_the_end_of_the_name() -> None:
+    r = parse("аня вышла на тузе пик у доси король у ники дама пик", ["Аня", "Федосья", "Доминика"], IGRAFAN)
+    assert hands(r) == {"Федосья": ["K"], "Доминика": ["Q♠"]}
+    assert r.exact
+
+
+def test_a_pet_name_of_another_gender_or_of_someone_else_is_nobody_here() -> None:
+    r = parse("никита вышел на девятке бубей у оксаны туз у ники дама пик у санька король у валеры десятка",
+              ["Оксана", "Никита", "Валерий"], IGRAFAN)
+    assert hands(r) == {"Оксана": ["A"], "Валерий": ["10"]}
+    assert asked(r, "unknown-player") == ["ники", "санька"]
+    assert not r.exact
+
+
+def test_a_pet_name_that_fits_two_players_by_its_root_is_asked() -> None:
+    r = parse("марина вышла на тузе у дани король у тимы дама пик", ["Марина", "Даниил", "Тимур", "Тимофей"], IGRAFAN)
+    assert hands(r) == {"Даниил": ["K"]}
+    assert asked(r, "which-player") == ["тимы"] and not r.exact
+
+
+def test_words_to_the_scribe_and_table_talk_carry_nothing() -> None:
+    r = parse("запиши так первой опять вышла вера молодец на валете червей отметь у глеба дама пик и туз ставь ане "
+              "десятку у бори накопилось две девятки всё", ["Вера", "Глеб", "Аня", "Борис"], IGRAFAN)
+    assert r.winner == "Вера" and r.finishing_card == "J♥"
+    assert hands(r) == {"Глеб": ["A", "Q♠"], "Аня": ["10"], "Борис": ["9", "9"]}
+    assert r.unrecognised == [] and r.exact
+
+
+def test_one_after_a_card_says_it_is_the_only_one() -> None:
+    r = parse("тимур вышел на десятке треф у зои король пик один а у ларисы семёрка одна", ["Тимур", "Зоя", "Лариса"],
+              IGRAFAN)
+    assert hands(r) == {"Зоя": ["K♠"], "Лариса": ["7"]} and r.exact
+
+
+def test_one_more_after_two_cards_is_the_one_left_without_a_suit() -> None:
+    r = parse("денис вышел на валете бубей у аллы две семёрки трефовая и ещё одна", ["Денис", "Алла"], IGRAFAN)
+    assert hands(r) == {"Алла": ["7", "7♣"]} and r.exact
+    r = parse("денис вышел на валете бубей у аллы дама и ещё одна", ["Денис", "Алла"], IGRAFAN)
+    assert "одна" in r.unrecognised and not r.exact  # two queens, or a slip? asked
+
+
+def test_a_dictionary_word_one_letter_off_a_suit_right_after_a_rank_is_that_suit() -> None:
+    r = parse("оля вышла на семёрке пир у кости король треф и девятка пек", ["Ольга", "Константин"], IGRAFAN)
+    assert r.finishing_card == "7♠" and hands(r) == {"Константин": ["9♠", "K♣"]} and r.exact
+    r = parse("оля вышла на семёрке пик у кости пек король", ["Ольга", "Константин"], IGRAFAN)
+    assert "пек" in r.unrecognised and not r.exact  # not after a rank: not read
+
+
+def test_both_gives_a_suit_to_the_two_cards_said_last() -> None:
+    r = parse("аня вышла на восьмёрке треф у бори десятка и девятка обе черви у веры туз и десятка обе бубны",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["10♥", "9♥"], "Вера": ["10♦", "A♦"]} and r.exact
+    r = parse("аня вышла на восьмёрке треф у бори десятка пик и девятка обе черви", ["Аня", "Борис"], IGRAFAN)
+    assert "обе" in r.unrecognised and not r.exact  # one of the two has a suit already: asked
+
+
+def test_corrections_said_as_to_est_v_smysle_stop() -> None:
+    players = ["Степан", "Лилия", "Арсений"]
+    r = parse("стёпа вышел на тузе треф у лили король то есть туз червей у сени десятка в смысле девятка", players,
+              IGRAFAN)
+    assert hands(r) == {"Лилия": ["A♥"], "Арсений": ["9"]} and r.exact
+    r = parse("стёпа вышел на тузе треф у лили дама стоп перепутал валет у сени десятка", players, IGRAFAN)
+    assert hands(r) == {"Лилия": ["J"], "Арсений": ["10"]} and r.exact
+    r = parse("вышла лиля то есть стёпа на тузе треф у лили валет у сени десятка", players, IGRAFAN)
+    assert r.winner == "Степан" and r.exact
+
+
+def test_more_verbs_say_who_went_out() -> None:
+    players = ["Злата", "Марк", "Вадим"]
+    r = parse("злата отстрелялась на девятке червей у марка туз у вадика валет пик", players, IGRAFAN)
+    assert r.winner == "Злата" and r.finishing_card == "9♥" and r.exact
+    r = parse("у златы две восьмёрки у вадима король треф а марк освободился на валете бубей", players, IGRAFAN)
+    assert r.winner == "Марк" and r.finishing_card == "J♦" and r.exact
+
+
+def test_a_suit_adjective_after_each_card() -> None:
+    r = parse("аня вышла на тузе треф у бори десятка бубновая десятка червовая", ["Аня", "Борис"], IGRAFAN)
+    assert hands(r) == {"Борис": ["10♥", "10♦"]} and r.exact
+    r = parse("аня вышла на тузе треф у бори десятка бубновая десятка", ["Аня", "Борис"], IGRAFAN)
+    assert asked(r, "which-card") == ["бубновая"] and not r.exact  # still asked when the second has no suit
+
+
+def test_parochka_counts_two() -> None:
+    r = parse("тихон вышел на валете бубей у майи парочка королей", ["Тихон", "Майя"], IGRAFAN)
+    assert hands(r) == {"Майя": ["K", "K"]} and r.exact
