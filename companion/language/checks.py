@@ -57,15 +57,23 @@ class Checks(Corrections):
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
 
-    def confirms(self, tok: Tok, k: int) -> bool:
-        """«дама пик одна»: «one» right after a card says it is the only one; «две дамы, червовая и ещё одна»: the
-        card of the two left without a suit. Anything else («дама и ещё одна») is not read."""
+    def count_after(self, tok: Tok, k: int) -> bool:
+        """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
+        plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a
+        suit). Anything else («дама и ещё одна») is not read."""
         last, before = self.last, self.before(k)
-        if tok.count != 1 or last is None or last.dropped or before is None:
+        if last is None or last.dropped or last.finishing or before is None or last.said_at < 0:
             return False
+        said = self.toks[last.said_at]
         if fold(before.text) in _ANOTHER:
-            return len(last.suits) >= 2 and last.suits.count(None) == 1
-        return len(last.suits) == 1 and before.kind in ("rank", "card", "suit-after", "suit-before", "suit-letter")
+            return tok.count == 1 and len(last.suits) >= 2 and last.suits.count(None) == 1
+        if before is said and said.plural and len(last.suits) == 1 and tok.count >= 2:
+            last.suits += [None] * (tok.count - 1)
+            last.words.append(tok.text)
+            self.plurals = [w for w in self.plurals if w != said.text]
+            return True
+        suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
+        return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
 
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the

@@ -202,11 +202,12 @@ class _Reader(Suits, Checks):
             suit = self.suit_before[0]
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
-        self.how_many(tok, k, counted=self.count is not None)
+        counted = self.count is not None
         self.suit_before = self.count = None
-        if how_many == 1 and self.absent(tok, k):
-            pass
-        elif self.negating and not self.recount(tok.rank, how_many):
+        if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
+            return
+        self.how_many(tok, k, counted)
+        if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
         elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
             pass
@@ -284,7 +285,7 @@ class _Reader(Suits, Checks):
             return
         if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
             self.count = (tok.count, tok.text)
-        elif self.replace is None and self.confirms(tok, k):  # «дама пик одна»
+        elif self.replace is None and self.count_after(tok, k):  # «дама пик одна», «восьмёрки две»
             pass
         elif self.replace is not None:  # «две десятки, нет, одна»
             old = self.replace

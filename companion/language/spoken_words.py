@@ -76,7 +76,7 @@ FILLERS = _words(
     досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
-    первый опять снова наконец молодец умница красава повезти ура все всех всем итого оба обе both я мы
+    первый опять снова наконец молодец умница красава повезти ура все всех всем итого оба обе both я мы больше
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -195,7 +195,7 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
         found = _form_token(word, form)
         if found is not None:
             if found.kind == "rank" and morphology.genitive(low):
-                return Tok("rank", word, rank=found.rank, genitive=True)
+                return replace(found, genitive=True)
             return found
     if any(low.startswith(stem) for stem in _WIN_STEMS):
         return Tok("win", word)

@@ -111,3 +111,11 @@ def test_a_suit_adjective_after_each_card() -> None:
 def test_parochka_counts_two() -> None:
     r = parse("тихон вышел на валете бубей у майи парочка королей", ["Тихон", "Майя"], IGRAFAN)
     assert hands(r) == {"Майя": ["K", "K"]} and r.exact
+
+
+def test_a_count_after_a_plural_rank_is_its_count() -> None:
+    r = parse("аня вышла на тузе пик у бори восьмёрки две и больше ничего у веры тузов два и король",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["8", "8"], "Вера": ["A", "A", "K"]} and r.exact
+    r = parse("аня вышла на тузе пик у бори восьмёрки у веры король", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert asked(r, "how-many") == ["восьмёрки"] and not r.exact  # plural and no number: how many?
