@@ -63,6 +63,7 @@ class Corrections:
     consumed: set[int]
     correction: str
     moved: Group | None
+    moved_from: tuple[str | None, int | None]
     doubts: list[str]
 
     def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
@@ -84,6 +85,7 @@ class Corrections:
         else:
             self.named_winner = None
         if self.replace is not None:
+            self.moved_from = (self.replace.owner, self.replace.stranger)
             self.replace.owner, self.replace.stranger = player, None
             self.moved = self.replace
         self.retract, self.negating = False, False
@@ -154,6 +156,9 @@ class Corrections:
         nxt = self.next(k, SKIPPED)
         if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True
+            if self.moved is not None and self.replace is self.moved:  # «нет, у Бори не король, а девятка»
+                self.moved.owner, self.moved.stranger = self.moved_from  # nothing moves: Боря's king is wrong
+                self.replace = self.moved = None
         else:
             self.on_correct(tok, k)
 

@@ -73,6 +73,7 @@ class _Reader(Suits, Checks):
     consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
     correction: str = ""  # the last correction word said («нет», «ой»)
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
+    moved_from: tuple[str | None, int | None] = (None, None)  # …and whose they were
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked

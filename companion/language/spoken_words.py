@@ -262,7 +262,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(_symbol_token(kind, value))
         i += 1
-    return _suits_by_place(_names_by_place(out, names, morphology))
+    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
@@ -298,6 +298,24 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
         typo = card_word_typo(fold(tok.text))
         if typo is not None and typo.suit is not None and not typo.adjective:
             out[k] = _card_word_token(tok.text, typo)
+    return out
+
+
+_AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
+_BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
+
+
+def _letters_by_place(toks: list[Tok]) -> list[Tok]:
+    """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
+    govern, is the rank letter; «в итоге», «к тому же» stay words."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        low = fold(tok.text)
+        if low not in _BEFORE_NOUN or k == 0 or toks[k - 1].kind not in (*_AMONG_CARDS, "number", "count"):
+            continue
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+            out[k] = Tok("rank", tok.text, rank=_RANK_LETTERS[low])
     return out
 
 

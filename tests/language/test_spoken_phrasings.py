@@ -119,3 +119,16 @@ def test_a_count_after_a_plural_rank_is_its_count() -> None:
     assert hands(r) == {"Борис": ["8", "8"], "Вера": ["A", "A", "K"]} and r.exact
     r = parse("аня вышла на тузе пик у бори восьмёрки у веры король", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert asked(r, "how-many") == ["восьмёрки"] and not r.exact  # plural and no number: how many?
+
+
+def test_a_correction_then_a_name_then_ne_moves_nothing() -> None:
+    r = parse("катя вышла на даме пик у бори туз король у димы семёрка и восьмёрка ой нет у бори не король а девятка",
+              ["Борис", "Екатерина", "Дмитрий"], IGRAFAN)
+    assert hands(r) == {"Борис": ["9", "A"], "Дмитрий": ["7", "8"]} and r.exact
+
+
+def test_lower_case_v_and_k_among_cards_are_rank_letters() -> None:
+    r = parse("аня вышла на 10п у бори т к у веры 7 в", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["A", "K"], "Вера": ["7", "J"]} and r.exact
+    r = parse("аня вышла в итоге на 10п у бори туз к тому же король", ["Аня", "Борис"], IGRAFAN)
+    assert [s.rank.value for s in r.hands["Борис"]] == ["A"] and not r.exact  # «к тому же»: not a king
