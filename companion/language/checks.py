@@ -42,7 +42,6 @@ class Checks(Corrections):
     plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
-    clause: int
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from

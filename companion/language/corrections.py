@@ -17,6 +17,7 @@ from companion.language.spoken_words import ABSENT, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+ONLY = frozenset({"только", "лишь", "only"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 
 
@@ -65,6 +66,7 @@ class Corrections:
     moved: Group | None
     moved_from: tuple[str | None, int | None]
     doubts: list[str]
+    clause: int
 
     def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
         for tok in self.toks[k + 1 :]:
@@ -93,8 +95,8 @@ class Corrections:
 
     def absent(self, tok: Tok, k: int) -> bool:
         """«короля нет», «нет тузов»: the card is not there; the one said before is taken back."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in SKIPPED), None)
-        after = self.next(k, SKIPPED)
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in SKIPPED or fold(t.text) in ONLY), None)
+        after = self.next(k, SKIPPED)  # «нет, только десятка»: «только» says what is there
         said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
         said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
         if not tok.genitive or not (said_before or said_after):
@@ -163,7 +165,16 @@ class Corrections:
             self.on_correct(tok, k)
 
     def on_skipped(self, tok: Tok, k: int) -> None:
-        """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
-        if fold(tok.text) in ("и", "and", "плюс", "plus") and before is not None and before.kind == "correct":
+        """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
+        нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
+        before = self.before(k)
+        if before is None or before.kind != "correct":
+            return
+        if fold(tok.text) in ("и", "and", "плюс", "plus"):
             self.replace, self.retract = None, False
+        elif fold(tok.text) in ONLY and self.replace is not None and not self.replace.finishing:
+            hand = (self.replace.owner, self.replace.stranger)
+            for group in self.groups[self.clause :]:
+                if (group.owner, group.stranger) == hand and not group.finishing:
+                    group.dropped = True
+            self.replace = self.last = None

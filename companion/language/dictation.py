@@ -26,7 +26,7 @@ from companion.core.cards import Suit, fold
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
-from companion.language.corrections import SKIPPED, Group
+from companion.language.corrections import ONLY, SKIPPED, Group
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -42,7 +42,6 @@ from companion.language.suits import Suits
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
-_ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
@@ -264,7 +263,7 @@ class _Reader(Suits, Checks):
     def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
-        if before is None or fold(before.text) not in _ONLY or how_many != 1:
+        if before is None or fold(before.text) not in ONLY or how_many != 1:
             return False
         same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
                 and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]

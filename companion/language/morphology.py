@@ -28,12 +28,9 @@ class Morphology(Protocol):
         """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
         ...
 
-    def genitive(self, word: str) -> bool:
-        """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
-        ...
-
     def genitive_lemmas(self, word: str) -> Iterable[str]:
-        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
+        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive; «короля нет» says
+        the king is not there, but «десятка» is no genitive of «десятка» (it is one of «десяток»)."""
         ...
 
     def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
@@ -55,9 +52,6 @@ class NoMorphology:
 
     def known(self, word: str) -> bool:
         return True
-
-    def genitive(self, word: str) -> bool:
-        return False
 
     def genitive_lemmas(self, word: str) -> Iterable[str]:
         return ()
@@ -117,12 +111,6 @@ def known(word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def genitive(word: str) -> bool:
-    """Some reading of the word is a genitive («короля», «тузов», «семёрки»)."""
-    return is_cyrillic(word) and any("gent" in parse.tag for parse in analyzer().parse(word))
-
-
-@lru_cache(maxsize=8192)
 def genitive_lemmas(word: str) -> tuple[str, ...]:
     """The dictionary forms of the word's genitive readings («валентина» → «валентин»; not «валентина»)."""
     if not is_cyrillic(word):
@@ -147,6 +135,5 @@ class Pymorphy:
     common_word = staticmethod(common_word)
     person_name = staticmethod(person_name)
     known = staticmethod(known)
-    genitive = staticmethod(genitive)
     genitive_lemmas = staticmethod(genitive_lemmas)
     name_readings = staticmethod(name_readings)

@@ -194,12 +194,18 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
     for form in [low, *(fold(lemma) for lemma in morphology.lemmas(low))]:
         found = _form_token(word, form)
         if found is not None:
-            if found.kind == "rank" and morphology.genitive(low):
+            if found.kind == "rank" and _card_genitive(form, low, morphology):
                 return replace(found, genitive=True)
             return found
     if any(low.startswith(stem) for stem in _WIN_STEMS):
         return Tok("win", word)
     return _guess(word, low, names, morphology)
+
+
+def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
+    """«короля», «тузов», «десятки»: a genitive of the card word itself (after or before «нет»: not there)."""
+    known = card_word(form)
+    return known is not None and fold(known.lemma) in {fold(lemma) for lemma in morphology.genitive_lemmas(low)}
 
 
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:

@@ -46,7 +46,6 @@ class Suits(Corrections):
     """The reader's state that suits read and change (the fields live in dictation._Reader)."""
 
     paused: bool
-    clause: int
     suit_before: tuple[Suit, str] | None
     unplaced: list[str]
     count: tuple[int, str] | None

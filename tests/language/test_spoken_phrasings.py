@@ -132,3 +132,18 @@ def test_lower_case_v_and_k_among_cards_are_rank_letters() -> None:
     assert hands(r) == {"Борис": ["A", "K"], "Вера": ["7", "J"]} and r.exact
     r = parse("аня вышла в итоге на 10п у бори туз к тому же король", ["Аня", "Борис"], IGRAFAN)
     assert all(s.word != "к" for s in r.live())  # «к тому же», «в итоге»: prepositions, no card
+
+
+def test_no_only_after_several_cards_takes_the_whole_hand_back() -> None:
+    players = ["Аня", "Вера", "Борис"]
+    r = parse("аня вышла на тузе пик у веры валет и десятка нет только дама пик у бори король", players, IGRAFAN)
+    assert hands(r) == {"Вера": ["Q♠"], "Борис": ["K"]} and r.exact
+    r = parse("аня вышла на тузе пик у веры валет и десятка нет только десятка у бори король", players, IGRAFAN)
+    assert hands(r) == {"Вера": ["10"], "Борис": ["K"]} and r.exact
+
+
+def test_desyatka_before_net_is_no_genitive_of_the_card() -> None:
+    # «десятка» is a genitive of «десяток», not of the card: «десятка, нет, …» is a correction, not «no ten»
+    r = parse("аня вышла на тузе пик у веры валет и десятка нет девятка у бори король", ["Аня", "Вера", "Борис"],
+              IGRAFAN)
+    assert hands(r) == {"Вера": ["9", "J"], "Борис": ["K"]} and r.exact
