@@ -28,6 +28,10 @@ class Morphology(Protocol):
         """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
         ...
 
+    def possessive(self, word: str) -> bool:
+        """Some reading is a possessive adjective («Димины», «Катин»)."""
+        ...
+
     def genitive_lemmas(self, word: str) -> Iterable[str]:
         """The dictionary forms of the word's genitive readings: after «у» a name is a genitive; «короля нет» says
         the king is not there, but «десятка» is no genitive of «десятка» (it is one of «десяток»)."""
@@ -52,6 +56,9 @@ class NoMorphology:
 
     def known(self, word: str) -> bool:
         return True
+
+    def possessive(self, word: str) -> bool:
+        return False
 
     def genitive_lemmas(self, word: str) -> Iterable[str]:
         return ()
@@ -128,6 +135,12 @@ def name_readings(word: str) -> tuple[tuple[str, str | None], ...]:
     return tuple(dict.fromkeys(found))
 
 
+@lru_cache(maxsize=8192)
+def possessive(word: str) -> bool:
+    """Some reading of the word is a possessive adjective («Димины», «Катин»)."""
+    return is_cyrillic(word) and any("Poss" in parse.tag for parse in analyzer().parse(word))
+
+
 class Pymorphy:
     """The dictation reader's view of this module (language/spoken_words.Morphology)."""
 
@@ -137,3 +150,4 @@ class Pymorphy:
     known = staticmethod(known)
     genitive_lemmas = staticmethod(genitive_lemmas)
     name_readings = staticmethod(name_readings)
+    possessive = staticmethod(possessive)

@@ -11,6 +11,7 @@ name in the dictionary, and its cards go to nobody.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -24,6 +25,7 @@ from companion.language.morphology import Morphology
 PET_NAMES = Path(__file__).with_name("pet_names.toml")
 _ENDINGS = frozenset(("", "а", "я", "у", "ю", "ы", "и", "е", "ой", "ей", "ом", "ем", "ею", "ою", "'s", "’s", "s"))
 _MIN_TYPO_LENGTH = 4
+_POSSESSIVE = re.compile(r"(.{2,}?)(ин|ын|ов|ев)(а|о|ы|у|ой|ых|ым|ыми|ого|ому|ую|ом|ых)?")  # Борин, Глебов
 # What a pet name adds to the beginning of a full name, longest first: Сём|а (Семён), Рост|ик (Ростислав),
 # Арка|ша (Аркадий), Ол|юшка (Ольга), Гавр|юша (Гавриил).
 _PET_SUFFIXES = ("юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
@@ -121,7 +123,7 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр
             return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        return self._ordered(found) if found else self._by_ending(candidates[0])
+        return self._ordered(found) if found else (self._by_ending(candidates[0]) or self._possessive(candidates[0]))
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or
@@ -140,6 +142,16 @@ class PlayerNames:
                 elif len(stem) == best:
                     found |= players
         return self._ordered(found)
+
+    def _possessive(self, low: str) -> tuple[str, ...]:
+        """«Борины карты», «Димина дама», «Глебовы»: a possessive adjective of a player's name (never a dictionary
+        word like «машина»)."""
+        found = _POSSESSIVE.fullmatch(low)
+        if found is None or (self.morphology.common_word(low) and not self.morphology.possessive(low)):
+            return ()
+        base = found.group(1)
+        forms = (base + "а", base + "я") if found.group(2) in ("ин", "ын") else (base,)
+        return self._ordered(set().union(*(self.forms.get(form, set()) for form in forms)))
 
     def by_root(self, word: str) -> tuple[str, ...]:
         """A pet name the table lacks, by its root: «Сёма» is Семён, «Ростик» Ростислав, «Гаврюша» Гавриил (the

@@ -147,3 +147,13 @@ def test_desyatka_before_net_is_no_genitive_of_the_card() -> None:
     r = parse("аня вышла на тузе пик у веры валет и десятка нет девятка у бори король", ["Аня", "Вера", "Борис"],
               IGRAFAN)
     assert hands(r) == {"Вера": ["9", "J"], "Борис": ["K"]} and r.exact
+
+
+def test_a_possessive_of_a_name_is_that_player() -> None:
+    r = parse("катя вышла на даме пик борины карты туз и король димины семёрка и восьмёрка",
+              ["Борис", "Екатерина", "Дмитрий"], IGRAFAN)
+    assert hands(r) == {"Борис": ["A", "K"], "Дмитрий": ["7", "8"]} and r.exact
+    r = parse("петя вышел на валете треф анины две девятки а глебовы король пик", ["Анна", "Пётр", "Глеб"], IGRAFAN)
+    assert hands(r) == {"Анна": ["9", "9"], "Глеб": ["K♠"]} and r.exact
+    r = parse("маша вышла на валете треф у глеба машина дама", ["Мария", "Глеб"], IGRAFAN)
+    assert "машина" in r.unrecognised and not r.exact  # a dictionary word: not Маша's
