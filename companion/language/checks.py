@@ -106,11 +106,14 @@ class Checks(Corrections):
         """The name at `k` follows «у»: it says whose cards come, not who went out."""
         return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
 
-    def how_many(self, tok: Tok, k: int, counted: bool) -> None:
-        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""
+    def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
+        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are
+        listed after it, see Suits.fill_last)."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
         if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
             self.plurals.append(tok.text)
+            return True
+        return False
 
     def cards_before_name(self, tok: Tok, k: int) -> None:
         """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the

@@ -33,6 +33,7 @@ class Group:
     finishing: bool = False
     dropped: bool = False
     said_at: int = -1  # index of the token that said it
+    open_count: bool = False  # «короли»: a plural rank said without a number; suits listed after it count
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""

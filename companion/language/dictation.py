@@ -206,13 +206,13 @@ class _Reader(Suits, Checks):
         self.suit_before = self.count = None
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
-        self.how_many(tok, k, counted)
+        open_count = self.how_many(tok, k, counted)
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
         elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
             pass
         else:
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
 
     def add(self, group: Group) -> None:
         heir, self.replace = self.replace, None

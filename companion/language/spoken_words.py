@@ -43,6 +43,7 @@ def _words(text: str) -> frozenset[str]:
 # the like are numerals of the vocabulary and count when a rank follows («две десятки»).
 COUNTS: dict[str, int] = {
     "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "парочка": 2, "парочку": 2,
+    "двое": 2, "трое": 3, "четверо": 4,
     "one": 1, "pair": 2,
 }
 COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
@@ -89,7 +90,8 @@ _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
 _LETTERS_ONLY_CAPITAL = frozenset({"в", "к", "a"})
 
 _TOKENS = re.compile(
-    r"(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
+    r"(?P<numrank>(?:10|[2-9])-?(?:ками|кам|ках|кой|ка|ке|ки|ку|ок)(?![^\W\d_]))"  # «10ке», «7-ка», «6ки»
+    r"|(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
     r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
     re.IGNORECASE,
 )
@@ -330,6 +332,9 @@ def _symbol_token(kind: str | None, value: str) -> Tok:
         card = read_notation(value)
         assert card is not None
         return Tok("card", value, rank=card.rank, suit=card.suit)
+    if kind == "numrank":  # «7ка»: the rank; «7ки», «6ок» may be several (a plural: how many is asked)
+        digits = value[: 2 if value.startswith("10") else 1]
+        return Tok("rank", value, rank=Rank(digits), plural=value.endswith(("ки", "ок", "кам", "ками", "ках")))
     if kind == "num":
         return Tok("number", value, count=int(value) if len(value) <= 3 else 0)
     if kind == "suit":

@@ -10,7 +10,7 @@ asked. `Suits` is the part of the reader (dictation._Reader) that does this.
 from __future__ import annotations
 
 from companion.core.cards import Rank, Suit, card_word, fold
-from companion.language.corrections import SKIPPED, Corrections
+from companion.language.corrections import SKIPPED, Corrections, Group
 from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
@@ -49,6 +49,7 @@ class Suits(Corrections):
     suit_before: tuple[Suit, str] | None
     unplaced: list[str]
     count: tuple[int, str] | None
+    plurals: list[str]
 
     def on_suit(self, tok: Tok, k: int) -> None:
         """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
@@ -127,11 +128,22 @@ class Suits(Corrections):
         if last is None or last.dropped or (self.paused and len(last.suits) == 1):
             return False
         assert tok.suit is not None
-        if not last.fill(tok.suit, tok.text):
+        if not last.fill(tok.suit, tok.text) and not self.one_more(last, tok):
             return False
         if self.count is not None and self.count[0] == 1:  # «две дамы, одна червовая»: one of them
             self.count = None
         self.paused = False
+        return True
+
+    def one_more(self, group: Group, tok: Tok) -> bool:
+        """«короли пик и треф», «тузы пиковый и червовый»: a plural rank said without a number has as many cards as
+        suits are listed after it (two or more: then nothing is left to ask)."""
+        if not group.open_count or tok.suit is None or tok.suit in group.suits:
+            return False
+        group.suits.append(tok.suit)
+        group.words.append(tok.text)
+        said = self.toks[group.said_at].text
+        self.plurals = [w for w in self.plurals if w != said]
         return True
 
     def fill_all(self, tok: Tok) -> bool:

@@ -157,3 +157,24 @@ def test_a_possessive_of_a_name_is_that_player() -> None:
     assert hands(r) == {"Анна": ["9", "9"], "Глеб": ["K♠"]} and r.exact
     r = parse("маша вышла на валете треф у глеба машина дама", ["Мария", "Глеб"], IGRAFAN)
     assert "машина" in r.unrecognised and not r.exact  # a dictionary word: not Маша's
+
+
+def test_a_digit_with_a_word_ending_is_a_rank() -> None:
+    r = parse("лука закрылся 9кой треф у майи две 6ки у ефима 10ка и 8-ка", ["Лука", "Майя", "Ефим"], IGRAFAN)
+    assert r.finishing_card == "9♣" and hands(r) == {"Майя": ["6", "6"], "Ефим": ["10", "8"]} and r.exact
+    r = parse("лука вышел на 9ке треф у майи 6ки", ["Лука", "Майя"], IGRAFAN)
+    assert asked(r, "how-many") == ["6ки"] and not r.exact  # plural and no number
+
+
+def test_a_plural_rank_has_as_many_cards_as_suits_listed_after_it() -> None:
+    r = parse("аня вышла на десятке пик у бори короли пик и треф у веры тузы пиковый и червовый",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["K♠", "K♣"], "Вера": ["A♠", "A♥"]} and r.exact
+    r = parse("аня вышла на десятке пик у бори короли треф", ["Аня", "Борис"], IGRAFAN)
+    assert asked(r, "how-many") == ["короли"] and not r.exact  # one suit: how many is still open
+
+
+def test_collective_numerals_count() -> None:
+    r = parse("прохор вышел на даме треф у раи двое королей у платона трое валетов", ["Прохор", "Раиса", "Платон"],
+              IGRAFAN)
+    assert hands(r) == {"Раиса": ["K", "K"], "Платон": ["J", "J", "J"]} and r.exact
