@@ -22,7 +22,7 @@ from companion.language.settle import (
 )
 from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
-_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
+_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
 _ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
 _WITH = frozenset({"с", "со", "with"})
@@ -42,6 +42,8 @@ class Checks(Corrections):
     plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
+    play: Tok | None
+    played: list[tuple[Tok, Group]]
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
@@ -96,11 +98,21 @@ class Checks(Corrections):
         if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
-        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+        if not (word.endswith(_INSTRUMENTAL) or before == "на" or any(g is said[0] for _, g in self.played)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
+
+    def on_play(self, tok: Tok, k: int) -> None:
+        """«скинула даму пик»: the next card said was played; only «и вышла» after it makes it the finishing card."""
+        self.play = tok
+
+    def unplayed(self) -> None:
+        """A card said to be played that did not finish the round («у Бори туз, он скинул даму»): asked."""
+        for verb, group in self.played:
+            if not group.finishing and not group.dropped:
+                self.result.unrecognised.append(verb.text)
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""

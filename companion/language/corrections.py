@@ -4,7 +4,8 @@
 туза» and «две десятки, нет, одна» its count; «на даме пик, нет, треф» its suit; «короля
 нет» takes it back; «у Бори, ой, у Димы» and «вышла Вера, ой, нет, Глеб» replace a name.
 A correction whose reach is not clear («у Бори король, нет, у Димы туз») is asked, never
-guessed. `Corrections` is the part of the reader (dictation._Reader) that does this.
+guessed. A card said again is one card: «на даме, на даме червей», «на даме пик, на даме
+пик», «…, только туз». `Corrections` is the part of the reader (dictation._Reader) that does this.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from companion.language.spoken_words import ABSENT, Tok
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
 ONLY = frozenset({"только", "лишь", "only"})
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 
 
@@ -68,6 +70,7 @@ class Corrections:
     moved_from: tuple[str | None, int | None]
     doubts: list[str]
     clause: int
+    paused: bool
 
     def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
         for tok in self.toks[k + 1 :]:
@@ -179,3 +182,58 @@ class Corrections:
                 if (group.owner, group.stranger) == hand and not group.finishing:
                     group.dropped = True
             self.replace = self.last = None
+
+    def said_again(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """A card said again: with its suit now, with the same suit, or summing the hand up after «только»."""
+        return (self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k)
+                or self.only(tok, suit, how_many, k))
+
+    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
+        last = self.last
+        nxt = self.next(k)
+        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
+        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
+            last is not None and k > 0 and last.said_at > 0
+            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
+        )
+        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
+            return False
+        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
+            return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
+            return False
+        if suit is not None:
+            last.fill(suit, tok.text)
+        self.paused = False
+        return True
+
+    def said_twice(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«на даме пик, на даме пик», «король червей король червей»: the card just said, said again with the same
+        suit, is that card (a deck has one of each)."""
+        last, nxt = self.last, self.next(k)
+        if last is None or last.dropped or how_many != 1 or last.suits in ([None], []) or len(last.suits) != 1:
+            return False
+        after = nxt.suit if suit is None and nxt is not None and nxt.kind in ("suit-after", "suit-letter") else None
+        if last.rank is not tok.rank or (suit or after) != last.suits[0]:
+            return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):
+            return False
+        if suit is None:
+            self.consumed.add(k + 1)  # its suit word, said again too
+        self.paused = False
+        return True
+
+    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
+        if before is None or fold(before.text) not in ONLY or how_many != 1:
+            return False
+        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
+                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
+        if len(same) != 1:
+            return False
+        if suit is not None and suit not in same[0].suits:
+            same[0].fill(suit, tok.text)
+        self.last, self.paused = same[0], False
+        return True

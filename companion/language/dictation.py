@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Suit, fold
+from companion.core.cards import Suit
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
-from companion.language.corrections import ONLY, SKIPPED, Group
+from companion.language.corrections import SKIPPED, Group
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -42,7 +42,6 @@ from companion.language.suits import Suits
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
-_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
 @dataclass
@@ -79,6 +78,8 @@ class _Reader(Suits, Checks):
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    play: Tok | None = None  # «скинула»: the next card said was played
+    played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -87,6 +88,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
+            "play": self.on_play,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
@@ -209,9 +211,7 @@ class _Reader(Suits, Checks):
         open_count = self.how_many(tok, k, counted)
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
-        elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
-            pass
-        else:
+        elif not self.said_again(tok, suit, how_many, k):
             self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
 
     def add(self, group: Group) -> None:
@@ -219,6 +219,9 @@ class _Reader(Suits, Checks):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
+        if self.play is not None:
+            self.played.append((self.play, group))
+            self.play = None
         self.reach(heir, group)
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
@@ -239,40 +242,6 @@ class _Reader(Suits, Checks):
             group.owner, group.stranger = self.current, self.stranger
         self.groups.append(group)
         self.listed, self.last, self.paused = True, group, False
-
-    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
-        last = self.last
-        nxt = self.next(k)
-        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
-        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
-            last is not None and k > 0 and last.said_at > 0
-            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
-        )
-        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
-            return False
-        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
-            return False
-        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
-            return False
-        if suit is not None:
-            last.fill(suit, tok.text)
-        self.paused = False
-        return True
-
-    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
-        if before is None or fold(before.text) not in ONLY or how_many != 1:
-            return False
-        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
-                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
-        if len(same) != 1:
-            return False
-        if suit is not None and suit not in same[0].suits:
-            same[0].fill(suit, tok.text)
-        self.last, self.paused = same[0], False
-        return True
 
     # -- counts and corrections ---------------------------------------------------------
 
@@ -329,6 +298,7 @@ class _Reader(Suits, Checks):
 
     def assemble(self) -> None:
         result = self.result
+        self.unplayed()
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
                 continue

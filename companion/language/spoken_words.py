@@ -50,10 +50,13 @@ COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
 _WIN_LEMMAS = _words(
     "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить отстреляться освободиться "
+    "уйти уходить "
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
 _DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать")
+# Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
+_PLAY_LEMMAS = _words("скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить")
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
 CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
@@ -78,6 +81,7 @@ FILLERS = _words(
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец молодец умница красава повезти ура все всех всем итого оба обе both я мы больше
+    кон раунд партия игра круг
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -102,7 +106,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "or" | "unknown"
+    # | "draw" | "play" | "or" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -162,6 +166,8 @@ def _form_token(word: str, form: str) -> Tok | None:
         return Tok("win", word)
     if form in _DRAW_LEMMAS:
         return Tok("draw", word)
+    if form in _PLAY_LEMMAS:
+        return Tok("play", word)
     if form in FILLERS:
         return Tok("filler", word)
     return None

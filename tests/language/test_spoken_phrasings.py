@@ -178,3 +178,28 @@ def test_collective_numerals_count() -> None:
     r = parse("прохор вышел на даме треф у раи двое королей у платона трое валетов", ["Прохор", "Раиса", "Платон"],
               IGRAFAN)
     assert hands(r) == {"Раиса": ["K", "K"], "Платон": ["J", "J", "J"]} and r.exact
+
+
+def test_a_card_said_twice_with_its_suit_is_one_card() -> None:
+    r = parse("катя вышла на даме пик на даме пик у бори туз у димы семёрка", ["Екатерина", "Борис", "Дмитрий"],
+              IGRAFAN)
+    assert r.finishing_card == "Q♠" and hands(r) == {"Борис": ["A"], "Дмитрий": ["7"]} and r.exact
+    r = parse("аня вышла на тузе треф у бори король червей и ещё король червей", ["Аня", "Борис"], IGRAFAN)
+    assert any(q.kind == "twice" for q in r.questions) and not r.exact  # «и ещё»: said as another card
+
+
+def test_a_card_played_then_went_out_is_the_finishing_card() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("у ани две девятки у веры король боря положил последнюю семёрку треф и вышел", players, IGRAFAN)
+    assert r.winner == "Борис" and r.finishing_card == "7♣" and hands(r) == {"Аня": ["9", "9"], "Вера": ["K"]}
+    assert r.exact
+    r = parse("вера вышла на тузе у ани король у бори туз пик он скинул даму", players, IGRAFAN)
+    assert "скинул" in r.unrecognised and not r.exact  # played, but not the last card: asked
+
+
+def test_more_ways_to_say_the_round_and_the_finishing_card() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("кон выиграла вера на валете бубей у ани туз у бори король", players, IGRAFAN)
+    assert r.winner == "Вера" and r.finishing_card == "J♦" and r.exact
+    r = parse("вера ушла с дамы пик у ани туз у бори две восьмёрки", players, IGRAFAN)
+    assert r.winner == "Вера" and r.finishing_card == "Q♠" and r.exact
