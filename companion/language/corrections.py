@@ -160,7 +160,10 @@ class Corrections:
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
-        if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
+        if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
+            self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
+            self.on_correct(tok, k)
+        elif nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True
             if self.moved is not None and self.replace is self.moved:  # «нет, у Бори не король, а девятка»
                 self.moved.owner, self.moved.stranger = self.moved_from  # nothing moves: Боря's king is wrong
