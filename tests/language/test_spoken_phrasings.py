@@ -206,8 +206,8 @@ def test_more_ways_to_say_the_round_and_the_finishing_card() -> None:
 
 
 def test_ne_before_a_suit_takes_the_suit_back() -> None:
-    r = parse("поля вышла на семёрке треф не треф а бубей у германа туз у тамары десятка", ["Полина", "Герман", "Тамара"],
-              IGRAFAN)
+    r = parse("поля вышла на семёрке треф не треф а бубей у германа туз у тамары десятка",
+              ["Полина", "Герман", "Тамара"], IGRAFAN)
     assert r.finishing_card == "7♦" and r.exact
     r = parse("аня вышла на тузе пик у бори дама пик нет не пик а червей", ["Аня", "Борис"], IGRAFAN)
     assert hands(r) == {"Борис": ["Q♥"]} and r.exact
