@@ -123,7 +123,11 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр
             return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        return self._ordered(found) if found else (self._by_ending(candidates[0]) or self._possessive(candidates[0]))
+        if found:
+            return self._ordered(found)
+        said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
+        by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
+        return tuple(by_ending) or self._possessive(candidates[0])  # …so not Киря's (Кирилл)
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or

@@ -211,3 +211,9 @@ def test_ne_before_a_suit_takes_the_suit_back() -> None:
     assert r.finishing_card == "7♦" and r.exact
     r = parse("аня вышла на тузе пик у бори дама пик нет не пик а червей", ["Аня", "Борис"], IGRAFAN)
     assert hands(r) == {"Борис": ["Q♥"]} and r.exact
+
+
+def test_a_name_of_another_gender_is_no_case_form_of_a_players_pet_name() -> None:
+    # «Киры» is Кира's genitive, not a form of Киря (Кирилл)
+    r = parse("аня вышла на тузе пик у бори король у киры дама пик", ["Анна", "Борис", "Кирилл"], IGRAFAN)
+    assert asked(r, "unknown-player") == ["киры"] and "Кирилл" not in r.hands and not r.exact
