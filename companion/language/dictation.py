@@ -27,6 +27,7 @@ from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
 from companion.language.corrections import SKIPPED, Group
+from companion.language.in_context import tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -36,7 +37,7 @@ from companion.language.settle import (
     Slot,
     settle,
 )
-from companion.language.spoken_words import Tok, number_as, tokens
+from companion.language.spoken_words import Tok, number_as
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]

@@ -23,7 +23,6 @@ from companion.core.cards import (
     RANK_LETTERS,
     RU,
     SUIT_LETTERS,
-    SUIT_SYMBOLS,
     CardWord,
     Rank,
     Suit,
@@ -65,9 +64,11 @@ _CORRECTIONS = _words(
     "нет нету вернее точнее ой ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала спутал спутала "
     "путаю пардон извини извините сорри no sorry oops actually"
 )
-_CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
+CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
+# The one who dictates is a player too, but which? «у меня семёрка», «я вышла»: asked, never the player named before.
+SPEAKER = frozenset({"я", "меня", "мне", "мной", "мною", "мой", "моя", "мое", "мои", "моих", "моим", "i", "me", "my"})
 OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
 FILLERS = _words(
@@ -80,7 +81,7 @@ FILLERS = _words(
     досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
-    первый опять снова наконец молодец умница красава повезти ура все всех всем итого оба обе both я мы больше
+    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
     кон раунд партия игра круг
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
@@ -88,12 +89,12 @@ FILLERS = _words(
 )
 _AND = frozenset({"и", "and", "а", "плюс", "plus"})
 
-_RANK_LETTERS = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
+RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
 _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
 # Single letters that are also everyday words count as a rank only when written in capitals.
 _LETTERS_ONLY_CAPITAL = frozenset({"в", "к", "a"})
 
-_TOKENS = re.compile(
+TOKENS = re.compile(
     r"(?P<numrank>(?:10|[2-9])-?(?:ками|кам|ках|кой|ка|ке|ки|ку|ок)(?![^\W\d_]))"  # «10ке», «7-ка», «6ки»
     r"|(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
     r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
@@ -106,7 +107,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "play" | "or" | "unknown"
+    # | "draw" | "play" | "or" | "speaker" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -131,7 +132,7 @@ class Names(Protocol):
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
 
-def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
+def player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
     if len(players) == 1:
         return Tok("player", word, player=players[0], guessed=guessed)
     return Tok("ambiguous", word, players=players)
@@ -139,14 +140,14 @@ def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) ->
 
 def _letter_token(word: str, low: str) -> Tok | None:
     """One-letter ranks: В Д К Т, J Q K A (lower-case в, к and a are everyday words); suit letters."""
-    if low in _RANK_LETTERS and (low not in _LETTERS_ONLY_CAPITAL or word.isupper()):
-        return Tok("rank", word, rank=_RANK_LETTERS[low])
+    if low in RANK_LETTERS_ALL and (low not in _LETTERS_ONLY_CAPITAL or word.isupper()):
+        return Tok("rank", word, rank=RANK_LETTERS_ALL[low])
     if low in _SUIT_LETTERS:
         return Tok("suit-letter", word, suit=_SUIT_LETTERS[low])
     return None
 
 
-def _card_word_token(word: str, known: CardWord) -> Tok:
+def card_word_token(word: str, known: CardWord) -> Tok:
     if known.rank is not None:
         if known.numeral and known.rank in COUNTING_RANKS:
             return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
@@ -161,7 +162,7 @@ def _form_token(word: str, form: str) -> Tok | None:
         return Tok("count", word, count=COUNTS[form])
     known = card_word(form)
     if known is not None:
-        return _card_word_token(word, known)
+        return card_word_token(word, known)
     if form in _WIN_LEMMAS:
         return Tok("win", word)
     if form in _DRAW_LEMMAS:
@@ -174,6 +175,8 @@ def _form_token(word: str, form: str) -> Tok | None:
 
 
 def _small_word(word: str, low: str) -> Tok | None:
+    if low in SPEAKER:
+        return Tok("speaker", word)
     if low in _CORRECTIONS:
         return Tok("correct", word)
     if low in _NEGATIONS:
@@ -193,7 +196,7 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
     """One word of the text as a token: a player, a card word, a count, a filler … or unknown."""
     players = names.match(word)
     if players:
-        return _player_token(word, players)
+        return player_token(word, players)
     low = fold(word)
     found = _letter_token(word, low) if len(low) == 1 else None
     found = found or _small_word(word, low)
@@ -221,14 +224,14 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
-        return replace(_card_word_token(word, typo), guessed=a_name)
+        return replace(card_word_token(word, typo), guessed=a_name)
     players = names.by_root(word) if a_name and not morphology.common_word(low) else ()
     if players:  # «Сёме», «Ростика»: a pet name the table lacks, by its root
-        return _player_token(word, players)
+        return player_token(word, players)
     unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
     players = names.match_typo(word) if unknown_word else ()
     if players:
-        return _player_token(word, players, guessed=True)
+        return player_token(word, players, guessed=True)
     if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
@@ -253,110 +256,6 @@ def card_word_typo(low: str) -> CardWord | None:
     if len(meanings) != 1:
         return None
     return min((word_forms()[form] for form, _, _ in near), key=lambda w: not w.adjective)  # «пиквой»: пиковой
-
-
-def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
-    out: list[Tok] = []
-    words = [(m.lastgroup, m.group()) for m in _TOKENS.finditer(text)]
-    i = 0
-    while i < len(words):
-        kind, value = words[i]
-        if kind == "word" and (fold(value), fold(words[i + 1][1]) if i + 1 < len(words) else "") in _CORRECTION_PHRASES:
-            out.append(Tok("correct", f"{value} {words[i + 1][1]}"))
-            i += 2
-            continue
-        if kind == "word":
-            multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
-            if multi is not None:
-                player, used = multi
-                out.append(Tok("player", " ".join(v for _, v in words[i : i + used]), player=player))
-                i += used
-                continue
-            out.append(classify(value, names, morphology))
-        else:
-            out.append(_symbol_token(kind, value))
-        i += 1
-    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
-
-
-_NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
-
-
-def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> list[Tok]:
-    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a pet name of a player by
-    its root («у Миры»: Мирослава), or else a name of nobody here: its cards go with it into a question, never to
-    the player named before. After «у» a name is a genitive: «у Валентина» is Валентин's, not Валентина's."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
-        if tok.kind == "ambiguous" and after_u:
-            lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
-            genitive = [p for p in tok.players if fold(p) in lemmas]
-            out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
-        if tok.kind not in ("unknown", "stranger") and not (tok.guessed and tok.player is None):
-            continue
-        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
-        if after_u or before_win:
-            players = names.by_root(tok.text)
-            out[k] = _player_token(tok.text, players) if players else Tok("stranger", tok.text)
-    return out
-
-
-def _suits_by_place(toks: list[Tok]) -> list[Tok]:
-    """A dictionary word one letter off a suit word («пек», «пир» for «пик»), right after a rank said without its
-    suit, is that suit: where a suit is awaited the typo is no longer a guess."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        if tok.kind not in ("unknown", "stranger") or k == 0 or toks[k - 1].kind != "rank" or toks[k - 1].suit:
-            continue
-        typo = card_word_typo(fold(tok.text))
-        if typo is not None and typo.suit is not None and not typo.adjective:
-            out[k] = _card_word_token(tok.text, typo)
-    return out
-
-
-_AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
-_BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
-
-
-def _letters_by_place(toks: list[Tok]) -> list[Tok]:
-    """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
-    govern, is the rank letter; «в итоге», «к тому же» stay words."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        low = fold(tok.text)
-        if low not in _BEFORE_NOUN or k == 0 or toks[k - 1].kind not in (*_AMONG_CARDS, "number", "count"):
-            continue
-        nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
-            out[k] = Tok("rank", tok.text, rank=_RANK_LETTERS[low])
-    return out
-
-
-def _symbol_token(kind: str | None, value: str) -> Tok:
-    if kind == "numcard":  # «6т», «10п»: a digit and a Cyrillic suit letter, written together
-        card = read_notation(value)
-        assert card is not None
-        return Tok("card", value, rank=card.rank, suit=card.suit)
-    if kind == "numrank":  # «7ка»: the rank; «7ки», «6ок» may be several (a plural: how many is asked)
-        digits = value[: 2 if value.startswith("10") else 1]
-        return Tok("rank", value, rank=Rank(digits), plural=value.endswith(("ки", "ок", "кам", "ками", "ках")))
-    if kind == "num":
-        return Tok("number", value, count=int(value) if len(value) <= 3 else 0)
-    if kind == "suit":
-        return Tok("suit-letter", value, suit=SUIT_SYMBOLS[value])
-    if kind == "q":
-        return Tok("unknown-suit", value)
-    return Tok("end" if kind == "end" else "pause", value)
-
-
-def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) -> tuple[str, int] | None:
-    chunk: list[str] = []
-    for k, v in words[i : i + 4]:
-        if k != "word":
-            break
-        chunk.append(v)
-    return names.multi_word(chunk) if len(chunk) > 1 else None
 
 
 def numeral(tok: Tok) -> int | None:

@@ -217,3 +217,12 @@ def test_a_name_of_another_gender_is_no_case_form_of_a_players_pet_name() -> Non
     # «Киры» is Кира's genitive, not a form of Киря (Кирилл)
     r = parse("аня вышла на тузе пик у бори король у киры дама пик", ["Анна", "Борис", "Кирилл"], IGRAFAN)
     assert asked(r, "unknown-player") == ["киры"] and "Кирилл" not in r.hands and not r.exact
+
+
+def test_the_one_who_dictates_is_asked_about() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("аня вышла на тузе пик у бори король у веры дама пик у меня семёрка", players, IGRAFAN)
+    assert hands(r) == {"Борис": ["K"], "Вера": ["Q♠"]} and asked(r, "unknown-player") == ["меня"]
+    assert not r.exact  # the seven is the speaker's: which player is that?
+    r = parse("аня вышла на тузе пик у бори король у веры дама пик а я ошиблась у веры дама треф", players, IGRAFAN)
+    assert hands(r) == {"Борис": ["K"], "Вера": ["Q♣"]} and r.exact
