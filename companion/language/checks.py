@@ -24,6 +24,7 @@ from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
+_JOINING = frozenset({"и", "у", "and", ","})  # «у Бори и у Веры»
 _ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
@@ -43,6 +44,7 @@ class Checks(Corrections):
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
     play: Tok | None
+    together: list[str]
     played: list[tuple[Tok, Group]]
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
@@ -103,6 +105,39 @@ class Checks(Corrections):
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
+
+    def note_together(self, player: str, k: int) -> None:
+        """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""
+        at = k - 1
+        while at >= 0 and fold(self.toks[at].text) in _JOINING:
+            at -= 1
+        links = {fold(t.text) for t in self.toks[at + 1 : k]}
+        prev = self.toks[at] if at >= 0 else None
+        joined = (prev is not None and prev.kind == "player" and prev.player == self.current and not self.listed
+                  and (not links or bool(links & {"и", "and", ","})))  # «у Нины, Оскара и Яны»
+        if not joined or self.current is None:
+            self.together = [player]
+        elif player not in self.together:
+            self.together = [*(self.together or [self.current]), player]
+
+    def share(self, group: Group) -> None:
+        """«у Бори и Веры по семёрке»: what «по» gives goes to each name said together; anything else said for them
+        («у Бори и Веры туз») is whose? asked."""
+        names = self.together
+        if len(names) < 2 or group.owner != names[-1] or group.finishing:
+            return
+        at = group.said_at - 1
+        while at >= 0 and self.toks[at].kind in ("count", "number", "suit-before"):
+            at -= 1
+        if at >= 0 and fold(self.toks[at].text) == "по":
+            for player in names[:-1]:
+                copy = Group(group.rank, list(group.suits), list(group.words), player, said_at=group.said_at)
+                self.groups.append(copy)
+            return
+        together = Tok("ambiguous", " и ".join(names), players=tuple(names))
+        if together not in self.strangers:  # one question for all their cards
+            self.strangers.append(together)
+        group.owner, group.stranger = None, self.strangers.index(together)
 
     def on_play(self, tok: Tok, k: int) -> None:
         """«скинула даму пик»: the next card said was played; only «и вышла» after it makes it the finishing card."""

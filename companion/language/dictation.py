@@ -79,6 +79,7 @@ class _Reader(Suits, Checks):
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
     play: Tok | None = None  # «скинула»: the next card said was played
     played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
 
@@ -118,6 +119,7 @@ class _Reader(Suits, Checks):
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
         self.dangling()
+        self.note_together(tok.player, k)
         if self.retract or (self.replace is not None and not self.replace.finishing and not self.replace.dropped):
             self.take_place_of_last_name(tok.player)
             return
@@ -242,6 +244,7 @@ class _Reader(Suits, Checks):
         else:
             group.owner, group.stranger = self.current, self.stranger
         self.groups.append(group)
+        self.share(group)
         self.listed, self.last, self.paused = True, group, False
 
     # -- counts and corrections ---------------------------------------------------------

@@ -226,3 +226,14 @@ def test_the_one_who_dictates_is_asked_about() -> None:
     assert not r.exact  # the seven is the speaker's: which player is that?
     r = parse("аня вышла на тузе пик у бори король у веры дама пик а я ошиблась у веры дама треф", players, IGRAFAN)
     assert hands(r) == {"Борис": ["K"], "Вера": ["Q♣"]} and r.exact
+
+
+def test_po_gives_the_cards_to_each_name_said_together() -> None:
+    players = ["Аня", "Борис", "Вера", "Глеб"]
+    r = parse("аня вышла на тузе пик у бори и у веры по семёрке а у глеба туз", players, IGRAFAN)
+    assert hands(r) == {"Борис": ["7"], "Вера": ["7"], "Глеб": ["A"]} and r.exact
+    r = parse("аня вышла на тузе пик у бори веры и глеба по две девятки", players, IGRAFAN)
+    assert any(q.kind == "too-many" for q in r.questions) and not r.exact  # six nines: the deck has four
+    r = parse("аня вышла на тузе пик у бори и у веры туз и король у глеба дама", players, IGRAFAN)
+    assert asked(r, "which-player") == ["Борис и Вера"]  # one question for the ace and the king
+    assert "Борис" not in r.hands and "Вера" not in r.hands and not r.exact
