@@ -237,25 +237,34 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     return Tok("unknown", word)
 
 
+def _hard(word: str) -> str:
+    return word.replace("ь", "").replace("ъ", "")
+
+
 @lru_cache(maxsize=1)
-def _vocabulary() -> tuple[str, ...]:
-    return tuple(form for form in word_forms() if len(form) >= TYPO_MIN_LENGTH and not form.isascii())
+def _vocabulary() -> dict[str, tuple[str, ...]]:
+    """The Russian card words under their spelling without «ь» (people and phones drop it: «карол», «вальт»)."""
+    spellings: dict[str, list[str]] = {}
+    for form in word_forms():
+        if len(form) >= TYPO_MIN_LENGTH and not form.isascii():
+            spellings.setdefault(_hard(form), []).append(form)
+    return {hard: tuple(forms) for hard, forms in spellings.items()}
 
 
 @lru_cache(maxsize=4096)
 def card_word_typo(low: str) -> CardWord | None:
-    """The card word one letter away from `low` («кароль» → «король»), if exactly one meaning is."""
+    """The card word one letter away from `low` («кароль» → «король»), a soft sign aside («карол»), if exactly one
+    meaning is."""
     if len(low) < TYPO_MIN_LENGTH or low.isascii():
         return None
-    near = process.extract(low, _vocabulary(), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
+    near = process.extract(_hard(low), list(_vocabulary()), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
     if len(low) < 5:
         near = [n for n in near if n[0][0] == low[0]]
-    if not near:
+    nearest = min((distance for _, distance, _ in near), default=0)  # «десятька»: десятка, not девятка
+    forms = [word_forms()[form] for hard, distance, _ in near if distance == nearest for form in _vocabulary()[hard]]
+    if not forms or len({(w.rank, w.suit) for w in forms}) != 1:
         return None
-    meanings = {(word_forms()[form].rank, word_forms()[form].suit) for form, _, _ in near}
-    if len(meanings) != 1:
-        return None
-    return min((word_forms()[form] for form, _, _ in near), key=lambda w: not w.adjective)  # «пиквой»: пиковой
+    return min(forms, key=lambda w: not w.adjective)  # «пиквой»: пиковой
 
 
 def numeral(tok: Tok) -> int | None:

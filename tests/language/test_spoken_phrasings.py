@@ -237,3 +237,8 @@ def test_po_gives_the_cards_to_each_name_said_together() -> None:
     r = parse("аня вышла на тузе пик у бори и у веры туз и король у глеба дама", players, IGRAFAN)
     assert asked(r, "which-player") == ["Борис и Вера"]  # one question for the ace and the king
     assert "Борис" not in r.hands and "Вера" not in r.hands and not r.exact
+
+
+def test_a_card_word_without_its_soft_sign_and_one_letter_off() -> None:
+    r = parse("аня вышла на девятке пик у бори карол и тус у веры корол пик", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["A", "K"], "Вера": ["K♠"]} and r.exact
