@@ -52,6 +52,8 @@ def test_words_to_the_scribe_and_table_talk_carry_nothing() -> None:
     assert r.winner == "Вера" and r.finishing_card == "J♥"
     assert hands(r) == {"Глеб": ["A", "Q♠"], "Аня": ["10"], "Борис": ["9", "9"]}
     assert r.unrecognised == [] and r.exact
+    r = parse("лиза вышла чисто на десятке червей у неё чисто у тихона туз", ["Елизавета", "Тихон"], IGRAFAN)
+    assert r.winner == "Елизавета" and hands(r) == {"Тихон": ["A"]} and r.exact
 
 
 def test_one_after_a_card_says_it_is_the_only_one() -> None:
