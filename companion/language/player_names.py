@@ -3,10 +3,12 @@
 A word is matched to the players at the table in this order: the player's own
 name in any case form («Бориса», via pymorphy3's dictionary forms or the usual
 endings), then any name of the same person from the table of pet names
-(pet_names.toml: «Катюха», «Катьки» → Екатерина or Катя), then the same one
-letter off («Бариса»). A word that fits two players is returned with both, so
-the reader asks; a first name of nobody at the table is `is_pet_name` or a
-name in the dictionary, and its cards go to nobody.
+(pet_names.toml: «Катюха», «Катьки» → Екатерина or Катя) with a diminutive
+suffix or a case ending («Олюшки»), a possessive («Борины карты»), then the same
+one letter off («Бариса»). A pet name the table lacks is found by its root
+(`by_root`: «Сёма» → Семён, «Сева» → Всеволод), gender agreeing. A word that fits
+two players is returned with both, so the reader asks; a first name of nobody at
+the table is `is_pet_name` or a name in the dictionary, and its cards go to nobody.
 """
 
 from __future__ import annotations
