@@ -114,6 +114,7 @@ class Checks(Corrections):
         links = {fold(t.text) for t in self.toks[at + 1 : k]}
         prev = self.toks[at] if at >= 0 else None
         joined = (prev is not None and prev.kind == "player" and prev.player == self.current and not self.listed
+                  and prev.player != self.result.winner
                   and (not links or bool(links & {"и", "and", ","})))  # «у Нины, Оскара и Яны»
         if not joined or self.current is None:
             self.together = [player]
