@@ -54,6 +54,8 @@ class Checks(Corrections):
         if n is None or nxt is None:
             return False
         if fold(nxt.text) in CARD_NOUNS:
+            if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
+                return True
             if self.current is not None:
                 self.sizes.append((self.current, n))
             return True

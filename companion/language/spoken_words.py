@@ -57,7 +57,7 @@ _DRAW_LEMMAS = _words("взять набрать добрать вытянуть
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words("скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить")
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
-CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
+CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
@@ -82,7 +82,7 @@ FILLERS = _words(
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
     хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
-    кон раунд партия игра круг чисто
+    кон раунд партия игра круг чисто хотя штука
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""

@@ -244,3 +244,14 @@ def test_po_gives_the_cards_to_each_name_said_together() -> None:
 def test_a_card_word_without_its_soft_sign_and_one_letter_off() -> None:
     r = parse("аня вышла на девятке пик у бори карол и тус у веры корол пик", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert hands(r) == {"Борис": ["A", "K"], "Вера": ["K♠"]} and r.exact
+
+
+def test_shtuki_count_cards_like_karty() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("аня вышла на даме пик у бори три штуки туз король и семёрка у веры король хотя нет валет", players,
+              IGRAFAN)
+    assert hands(r) == {"Борис": ["7", "A", "K"], "Вера": ["J"]} and r.exact
+    r = parse("аня вышла на даме пик у бори две штуки туз у веры валет", players, IGRAFAN)
+    assert any(q.kind == "hand-size" for q in r.questions) and not r.exact  # two said, one named
+    r = parse("аня вышла на даме пик у бори семёрок три штуки у веры валет", players, IGRAFAN)
+    assert hands(r) == {"Борис": ["7", "7", "7"], "Вера": ["J"]} and r.exact
