@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, Tok
+from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
@@ -78,9 +78,14 @@ class Corrections:
                 return tok
         return None
 
+    def after(self, k: int) -> Tok | None:
+        """The token said after `k`, hesitations («ну», «э») aside."""
+        return next((t for t in self.toks[k + 1 :] if fold(t.text) not in HESITATIONS), None)
+
     def before(self, k: int) -> Tok | None:
-        """The token said before `k`, commas aside."""
-        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
+        """The token said before `k`, commas and hesitations («ну», «короче») aside."""
+        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause" and fold(t.text) not in HESITATIONS),
+                    None)
 
     def take_place_of_last_name(self, player: str) -> None:
         """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
@@ -194,11 +199,11 @@ class Corrections:
     def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
         last = self.last
-        nxt = self.next(k)
+        nxt = self.next(k, ("filler",))
         brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
-        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
-            last is not None and k > 0 and last.said_at > 0
-            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
+        said_before, first_before = self.before(k), self.before(last.said_at) if last is not None else None
+        said_alike = (  # «на даме на даме червей», «на даме, ну, на даме червей»: the same words again
+            said_before is not None and first_before is not None and fold(said_before.text) == fold(first_before.text)
         )
         if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
             return False
@@ -214,7 +219,7 @@ class Corrections:
     def said_twice(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """«на даме пик, на даме пик», «король червей король червей»: the card just said, said again with the same
         suit, is that card (a deck has one of each)."""
-        last, nxt = self.last, self.next(k)
+        last, nxt = self.last, self.next(k, ("filler",))
         if last is None or last.dropped or how_many != 1 or last.suits in ([None], []) or len(last.suits) != 1:
             return False
         after = nxt.suit if suit is None and nxt is not None and nxt.kind in ("suit-after", "suit-letter") else None
@@ -222,8 +227,8 @@ class Corrections:
             return False
         if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):
             return False
-        if suit is None:
-            self.consumed.add(k + 1)  # its suit word, said again too
+        if suit is None and nxt is not None:
+            self.consumed.add(self.toks.index(nxt, k + 1))  # its suit word, said again too
         self.paused = False
         return True
 

@@ -250,7 +250,7 @@ class _Reader(Suits, Checks):
     # -- counts and corrections ---------------------------------------------------------
 
     def on_count(self, tok: Tok, k: int) -> None:
-        nxt = self.next(k)
+        nxt = self.after(k)  # «два, э, туза»
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
             self.negating = False
             if self.last is not None and len(self.last.suits) == tok.count:

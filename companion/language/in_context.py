@@ -96,19 +96,24 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
 
 _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
+# «в итоге», «к тому же»: what the preposition governs
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:
     """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
-    govern, is the rank letter; «в итоге», «к тому же» stay words."""
+    govern, is the rank letter; «в итоге», «в руке» stay words; before another word («в это») it is asked."""
     out = list(toks)
     for k, tok in enumerate(toks):
         low = fold(tok.text)
-        if low not in _BEFORE_NOUN or k == 0 or toks[k - 1].kind not in (*_AMONG_CARDS, "number", "count"):
+        prev = next((t for t in reversed(toks[:k]) if t.kind != "filler"), None)
+        if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
         if nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
+        elif fold(nxt.text) not in _GOVERNED:
+            out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
     return out
 
 

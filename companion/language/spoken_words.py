@@ -88,6 +88,10 @@ FILLERS = _words(
     player"""
 )
 _AND = frozenset({"и", "and", "а", "плюс", "plus"})
+# Words said while thinking («ну», «э», «короче»): nothing between two words that belong together.
+HESITATIONS = _words(
+    "ну э ээ эээ эм вот это короче значит так типа пиши ага там тут вроде слушай смотри блин ладно um uh er"
+)
 
 RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
 _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}

@@ -100,7 +100,8 @@ class Suits(Corrections):
     def both(self, tok: Tok, k: int) -> bool:
         """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
         hand, both without a suit, take it; anything else after «обе» is not read."""
-        before = self.before(k)
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")
+                       or fold(t.text) in _BOTH), None)  # «обе, вот, черви»
         if before is None or fold(before.text) not in _BOTH:
             return False
         assert tok.suit is not None

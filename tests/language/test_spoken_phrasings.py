@@ -255,3 +255,18 @@ def test_shtuki_count_cards_like_karty() -> None:
     assert any(q.kind == "hand-size" for q in r.questions) and not r.exact  # two said, one named
     r = parse("аня вышла на даме пик у бори семёрок три штуки у веры валет", players, IGRAFAN)
     assert hands(r) == {"Борис": ["7", "7", "7"], "Вера": ["J"]} and r.exact
+
+
+def test_hesitations_do_not_split_what_belongs_together() -> None:
+    players = ["Аня", "Борис", "Вера"]
+    r = parse("аня вышла на тузе пик у веры валет и десятка нет короче только дама пик у бори король", players, IGRAFAN)
+    assert hands(r) == {"Вера": ["Q♠"], "Борис": ["K"]} and r.exact
+    r = parse("вера вышла на девятке червей у ани туз не два э туза у бори дама пик", players, IGRAFAN)
+    assert hands(r) == {"Аня": ["A", "A"], "Борис": ["Q♠"]} and r.exact
+    r = parse("аня вышла на даме на ну даме червей у бори туз у веры семёрка", players, IGRAFAN)
+    assert r.finishing_card == "Q♥" and hands(r) == {"Борис": ["A"], "Вера": ["7"]} and r.exact
+
+
+def test_a_lower_case_v_before_another_word_is_asked() -> None:
+    r = parse("аня вышла на 10п у бори туз у веры 7 в это", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert "в" in r.unrecognised and not r.exact  # a jack, or «в это …»? not guessed
