@@ -18,11 +18,19 @@ unrecognised words and, where the case says `ready`, the same readiness.
   out whatever its `split`, and `--show-failures` names only the ids of its
   misses, never their texts, so that scoring it does not make it tuning material.
 
-    python benchmarks/round_text_bench.py [--show-failures] [set.toml …]
+    python benchmarks/round_text_bench.py [--show-failures] [--perturb] [set.toml …]
+
+`--perturb` (dev sets only) also reads every round a ready reader must settle, said
+differently in ways that change nothing: with one or two hesitations («ну», «э»,
+«короче», …) put in at random places (three variants each, seeded), and in lower case
+without punctuation, as a phone's dictation gives it. It prints how many are still
+exact, how many are asked about, and how many are wrongly ready (listed).
 """
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 import tomllib
 from collections import Counter
@@ -122,6 +130,43 @@ def score(path: Path, show: bool) -> None:
         print(f"  missed (held out: ids only): {', '.join(missed)}")
 
 
+HESITATIONS = ("ну", "вот", "короче", "значит", "так", "это", "пиши", "ага", "э")
+
+
+def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]:
+    """The round said differently in ways that change nothing: hesitations put in; lower case, no punctuation."""
+    words = case["text"].split()
+    out = []
+    for _ in range(3):
+        said = list(words)
+        for _ in range(rng.randint(1, 2)):
+            said.insert(rng.randint(0, len(said)), rng.choice(HESITATIONS))
+        out.append(("hesitations", " ".join(said)))
+    bare = re.sub(r"[.,;:!—–]+|\s-\s", " ", case["text"]).lower()
+    if bare.split() != case["text"].split():
+        out.append(("lower case, no punctuation", " ".join(bare.split())))
+    return out
+
+
+def perturb(path: Path) -> None:
+    rng = random.Random(21)
+    tally: dict[str, list[int]] = {}
+    wrong: list[str] = []
+    for case in load(path):
+        if not case.get("ready", True):
+            continue
+        for how, text in perturbed(case, rng):
+            problems, ready = check(dict(case, text=text))
+            counts = tally.setdefault(how, [0, 0, 0])
+            counts[0 if not problems else 2 if ready else 1] += 1
+            if problems and ready:
+                wrong.append(f"{case['id']}: {text}")
+    for how, (exact, asked, wrongly) in tally.items():
+        print(f"  {how}: {exact} exact, {asked} asked, {wrongly} wrongly ready")
+    for line in wrong:
+        print(f"    wrongly ready: {line}")
+
+
 def main() -> int:
     show = "--show-failures" in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -129,6 +174,8 @@ def main() -> int:
     for path in paths:
         if path.is_file():
             score(path, show)
+            if "--perturb" in sys.argv and not is_held_out(path):
+                perturb(path)
         else:
             print(f"{path.name}: not there yet")
     print(

@@ -161,7 +161,7 @@ class Corrections:
 
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
-        after = self.next(k)
+        after = self.after(k)  # «не, ну, помню»
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
@@ -193,8 +193,22 @@ class Corrections:
 
     def said_again(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """A card said again: with its suit now, with the same suit, or summing the hand up after «только»."""
-        return (self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k)
-                or self.only(tok, suit, how_many, k))
+        if self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k):
+            return True
+        if self.only(tok, suit, how_many, k):
+            return True
+        self.maybe_said_again(tok, suit, k)
+        return False
+
+    def maybe_said_again(self, tok: Tok, suit: Suit | None, k: int) -> None:
+        """«король король пик»: the card word said twice in a row, the second time with a suit, is one king of
+        spades said again or a king and the king of spades: asked."""
+        last, nxt = self.last, self.next(k, ("filler",))
+        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
+        if last is None or last.suits != [None] or not brings_suit or last.said_at < 0:
+            return
+        if self.before(k) is self.toks[last.said_at] and fold(self.toks[last.said_at].text) == fold(tok.text):
+            self.doubts.append(tok.text)
 
     def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
@@ -234,7 +248,8 @@ class Corrections:
 
     def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")
+                       and fold(t.text) not in HESITATIONS), None)
         if before is None or fold(before.text) not in ONLY or how_many != 1:
             return False
         same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger

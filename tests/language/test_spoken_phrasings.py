@@ -270,3 +270,14 @@ def test_hesitations_do_not_split_what_belongs_together() -> None:
 def test_a_lower_case_v_before_another_word_is_asked() -> None:
     r = parse("аня вышла на 10п у бори туз у веры 7 в это", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert "в" in r.unrecognised and not r.exact  # a jack, or «в это …»? not guessed
+
+
+def test_a_card_word_said_twice_in_a_row_then_a_suit_is_asked() -> None:
+    r = parse("у бориса король король пик у веры туз аня вышла на семерке бубен", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert any(q.kind == "unclear-correction" for q in r.questions) and not r.exact  # one king of spades, or two?
+
+
+def test_only_after_a_hesitation_still_sums_the_hand_up() -> None:
+    r = parse("аня вышла на шестерке пик у бори туз, король, а нет, короля нет, только значит туз у веры семерка",
+              ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["A"], "Вера": ["7"]} and r.exact
