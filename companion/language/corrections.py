@@ -211,7 +211,8 @@ class Corrections:
             self.doubts.append(tok.text)
 
     def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
+        """«на даме, на даме червей»: the same card said again, now with its suit (or, in the same words, still
+        without one: «на даме, на даме»), is one card."""
         last = self.last
         nxt = self.next(k, ("filler",))
         brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
@@ -219,7 +220,9 @@ class Corrections:
         said_alike = (  # «на даме на даме червей», «на даме, ну, на даме червей»: the same words again
             said_before is not None and first_before is not None and fold(said_before.text) == fold(first_before.text)
         )
-        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
+        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1:
+            return False
+        if not (brings_suit or said_alike):  # «на даме, ну, на даме»: said again, still without a suit
             return False
         if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
             return False
