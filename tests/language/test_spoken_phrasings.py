@@ -285,6 +285,7 @@ def test_only_after_a_hesitation_still_sums_the_hand_up() -> None:
 
 def test_the_same_words_said_again_without_a_suit_are_one_card() -> None:
     r = parse("аня вышла на семёрке ну на семёрке у бори туз у веры король", ["Аня", "Борис", "Вера"], IGRAFAN)
-    assert r.finishing_card == "7" and hands(r) == {"Борис": ["A"], "Вера": ["K"]} and r.exact
+    assert r.finishing is not None and r.finishing.rank.value == "7" and r.finishing.assumed
+    assert hands(r) == {"Борис": ["A"], "Вера": ["K"]} and r.exact
     r = parse("аня вышла на тузе пик у бори семёрка семёрка у веры король", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert hands(r) == {"Борис": ["7", "7"], "Вера": ["K"]} and r.exact  # a list: two sevens
