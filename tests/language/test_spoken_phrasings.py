@@ -289,3 +289,9 @@ def test_the_same_words_said_again_without_a_suit_are_one_card() -> None:
     assert hands(r) == {"Борис": ["A"], "Вера": ["K"]} and r.exact
     r = parse("аня вышла на тузе пик у бори семёрка семёрка у веры король", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert hands(r) == {"Борис": ["7", "7"], "Вера": ["K"]} and r.exact  # a list: two sevens
+
+
+def test_each_card_of_a_group_by_its_place() -> None:
+    r = parse("аня вышла на тузе пик у бори две семёрки одна пиковая другая трефовая у веры две дамы первая бубновая "
+              "вторая червовая", ["Аня", "Борис", "Вера"], IGRAFAN)
+    assert hands(r) == {"Борис": ["7♠", "7♣"], "Вера": ["Q♥", "Q♦"]} and r.exact
