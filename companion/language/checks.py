@@ -22,8 +22,10 @@ from companion.language.settle import (
 )
 from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
 
-_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
+_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
+_JOINING = frozenset({"и", "у", "and", ","})  # «у Бори и у Веры»
+_ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
@@ -41,7 +43,9 @@ class Checks(Corrections):
     plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
-    clause: int
+    play: Tok | None
+    together: list[str]
+    played: list[tuple[Tok, Group]]
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
@@ -50,11 +54,31 @@ class Checks(Corrections):
         if n is None or nxt is None:
             return False
         if fold(nxt.text) in CARD_NOUNS:
+            if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
+                return True
             if self.current is not None:
                 self.sizes.append((self.current, n))
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def count_after(self, tok: Tok, k: int) -> bool:
+        """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
+        plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a
+        suit). Anything else («дама и ещё одна») is not read."""
+        last, before = self.last, self.before(k)
+        if last is None or last.dropped or last.finishing or before is None or last.said_at < 0:
+            return False
+        said = self.toks[last.said_at]
+        if fold(before.text) in _ANOTHER:
+            return tok.count == 1 and len(last.suits) >= 2 and last.suits.count(None) == 1
+        if before is said and said.plural and len(last.suits) == 1 and tok.count >= 2:
+            last.suits += [None] * (tok.count - 1)
+            last.words.append(tok.text)
+            self.plurals = [w for w in self.plurals if w != said.text]
+            return True
+        suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
+        return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
 
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
@@ -78,21 +102,68 @@ class Checks(Corrections):
         if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
-        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+        if not (word.endswith(_INSTRUMENTAL) or before == "на" or any(g is said[0] for _, g in self.played)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
 
+    def note_together(self, player: str, k: int) -> None:
+        """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""
+        at = k - 1
+        while at >= 0 and fold(self.toks[at].text) in _JOINING:
+            at -= 1
+        links = {fold(t.text) for t in self.toks[at + 1 : k]}
+        prev = self.toks[at] if at >= 0 else None
+        joined = (prev is not None and prev.kind == "player" and prev.player == self.current and not self.listed
+                  and prev.player != self.result.winner
+                  and (not links or bool(links & {"и", "and", ","})))  # «у Нины, Оскара и Яны»
+        if not joined or self.current is None:
+            self.together = [player]
+        elif player not in self.together:
+            self.together = [*(self.together or [self.current]), player]
+
+    def share(self, group: Group) -> None:
+        """«у Бори и Веры по семёрке»: what «по» gives goes to each name said together; anything else said for them
+        («у Бори и Веры туз») is whose? asked."""
+        names = self.together
+        if len(names) < 2 or group.owner != names[-1] or group.finishing:
+            return
+        at = group.said_at - 1
+        while at >= 0 and self.toks[at].kind in ("count", "number", "suit-before"):
+            at -= 1
+        if at >= 0 and fold(self.toks[at].text) == "по":
+            for player in names[:-1]:
+                copy = Group(group.rank, list(group.suits), list(group.words), player, said_at=group.said_at)
+                self.groups.append(copy)
+            return
+        together = Tok("ambiguous", " и ".join(names), players=tuple(names))
+        if together not in self.strangers:  # one question for all their cards
+            self.strangers.append(together)
+        group.owner, group.stranger = None, self.strangers.index(together)
+
+    def on_play(self, tok: Tok, k: int) -> None:
+        """«скинула даму пик»: the next card said was played; only «и вышла» after it makes it the finishing card."""
+        self.play = tok
+
+    def unplayed(self) -> None:
+        """A card said to be played that did not finish the round («у Бори туз, он скинул даму»): asked."""
+        for verb, group in self.played:
+            if not group.finishing and not group.dropped:
+                self.result.unrecognised.append(verb.text)
+
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""
         return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
 
-    def how_many(self, tok: Tok, k: int, counted: bool) -> None:
-        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""
+    def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
+        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are
+        listed after it, see Suits.fill_last)."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
         if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
             self.plurals.append(tok.text)
+            return True
+        return False
 
     def cards_before_name(self, tok: Tok, k: int) -> None:
         """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the

@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Suit, fold
+from companion.core.cards import Suit
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
 from companion.language.corrections import SKIPPED, Group
+from companion.language.in_context import tokens
+from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
     ASSUME_ORDER,
@@ -35,14 +37,12 @@ from companion.language.settle import (
     Slot,
     settle,
 )
-from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import Tok, number_as
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
-_ONLY = frozenset({"только", "лишь", "only"})
-_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
 @dataclass
@@ -72,12 +72,16 @@ class _Reader(Suits, Checks):
     consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
     correction: str = ""  # the last correction word said («нет», «ой»)
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
+    moved_from: tuple[str | None, int | None] = (None, None)  # …and whose they were
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
+    play: Tok | None = None  # «скинула»: the next card said was played
+    played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -86,6 +90,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
+            "play": self.on_play,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
@@ -114,6 +119,7 @@ class _Reader(Suits, Checks):
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
         self.dangling()
+        self.note_together(tok.player, k)
         if self.retract or (self.replace is not None and not self.replace.finishing and not self.replace.dropped):
             self.take_place_of_last_name(tok.player)
             return
@@ -201,22 +207,24 @@ class _Reader(Suits, Checks):
             suit = self.suit_before[0]
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
-        self.how_many(tok, k, counted=self.count is not None)
+        counted = self.count is not None
         self.suit_before = self.count = None
-        if how_many == 1 and self.absent(tok, k):
-            pass
-        elif self.negating and not self.recount(tok.rank, how_many):
+        if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
+            return
+        open_count = self.how_many(tok, k, counted)
+        if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
-        elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
-            pass
-        else:
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
+        elif not self.said_again(tok, suit, how_many, k):
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
 
     def add(self, group: Group) -> None:
         heir, self.replace = self.replace, None
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
         self.moved = None
+        if self.play is not None:
+            self.played.append((self.play, group))
+            self.play = None
         self.reach(heir, group)
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
@@ -236,46 +244,13 @@ class _Reader(Suits, Checks):
         else:
             group.owner, group.stranger = self.current, self.stranger
         self.groups.append(group)
+        self.share(group)
         self.listed, self.last, self.paused = True, group, False
-
-    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
-        last = self.last
-        nxt = self.next(k)
-        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
-        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
-            last is not None and k > 0 and last.said_at > 0
-            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
-        )
-        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
-            return False
-        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
-            return False
-        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
-            return False
-        if suit is not None:
-            last.fill(suit, tok.text)
-        self.paused = False
-        return True
-
-    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
-        if before is None or fold(before.text) not in _ONLY or how_many != 1:
-            return False
-        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
-                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
-        if len(same) != 1:
-            return False
-        if suit is not None and suit not in same[0].suits:
-            same[0].fill(suit, tok.text)
-        self.last, self.paused = same[0], False
-        return True
 
     # -- counts and corrections ---------------------------------------------------------
 
     def on_count(self, tok: Tok, k: int) -> None:
-        nxt = self.next(k)
+        nxt = self.after(k)  # «два, э, туза»
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
             self.negating = False
             if self.last is not None and len(self.last.suits) == tok.count:
@@ -283,6 +258,8 @@ class _Reader(Suits, Checks):
             return
         if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
             self.count = (tok.count, tok.text)
+        elif self.replace is None and self.count_after(tok, k):  # «дама пик одна», «восьмёрки две»
+            pass
         elif self.replace is not None:  # «две десятки, нет, одна»
             old = self.replace
             self.add(Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))
@@ -325,6 +302,7 @@ class _Reader(Suits, Checks):
 
     def assemble(self) -> None:
         result = self.result
+        self.unplayed()
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
                 continue
