@@ -97,8 +97,14 @@ class Checks(Corrections):
 
     def went_out_on(self, player: str) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
-        the instrumental or after «на», is the finishing card."""
+        the instrumental or after «на», is the finishing card; of cards played one after another («положил шестёрку
+        и накрыл девяткой, вышел») the last, the others being on the table."""
         said = [g for g in self.groups[self.clause :] if not g.dropped and g.owner == player]
+        played = [g for _, g in self.played]
+        if len(said) > 1 and all(any(g is p for p in played) and len(g.suits) == 1 for g in said):
+            for covered in said[:-1]:  # «положил шестёрку пик и накрыл девяткой пик, вышел»: on the table
+                covered.dropped = True
+            said = said[-1:]
         if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)

@@ -1,7 +1,8 @@
 """The words of a round read where they stand (issue 21): what a word is can depend on its neighbours.
 
 `tokens` reads each word alone (`spoken_words.classify`), then by its place: the one
-who dictates («у меня», «я вышла») is somebody to ask about; a word where only a name
+who dictates («у меня», «я вышла») is somebody to ask about; a card played «последней картой» is the card
+the player went out on; a word where only a name
 can stand («у Пети», «Фая вышла») is a player's pet name by its root or a name of
 nobody; a dictionary word one letter off a suit right after a rank is that suit («на
 девятке пек»); a lower-case «в», «к» among cards is a rank letter.
@@ -45,7 +46,22 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    return _letters_by_place(_suits_by_place(_names_by_place(_speaker_by_place(out), names, morphology)))
+    out = _plays_by_place(_speaker_by_place(out))
+    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+
+
+_LAST = ("последн", "last")  # «последней картой», «последнюю», "last card"
+
+
+def _plays_by_place(toks: list[Tok]) -> list[Tok]:
+    """«последней картой положила девятку», «скинула последнюю даму»: a card played said to be the last one is the
+    card the player went out on, as «вышла на девятке» says."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
+        if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
+            out[k] = Tok("win", tok.text)
+    return out
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
