@@ -87,6 +87,7 @@ class Checks(Corrections):
         if heir is None:
             if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
                 self.doubts.append(self.correction)
+                self.unclear.append(self.current)
             self.fixed = None
             return
         before = {g.rank for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
@@ -94,6 +95,7 @@ class Checks(Corrections):
         self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)
+            self.unclear.append(heir.owner)
 
     def went_out_on(self, player: str) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by

@@ -69,6 +69,7 @@ class Corrections:
     moved: Group | None
     moved_from: tuple[str | None, int | None]
     doubts: list[str]
+    unclear: list[str | None]
     clause: int
     paused: bool
 
@@ -96,7 +97,8 @@ class Corrections:
         else:
             self.named_winner = None
         if self.replace is not None:
-            self.moved_from = (self.replace.owner, self.replace.stranger)
+            if self.moved is not self.replace:  # «у Лизы валет, нет, у Арины, у Марка»: still Лиза's that moved
+                self.moved_from = (self.replace.owner, self.replace.stranger)
             self.replace.owner, self.replace.stranger = player, None
             self.moved = self.replace
         self.retract, self.negating = False, False

@@ -74,6 +74,8 @@ class _Reader(Suits, Checks):
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
     moved_from: tuple[str | None, int | None] = (None, None)  # …and whose they were
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+    unclear: list[str | None] = field(default_factory=list)  # …and the hands they leave unclear: not given
+    unreplaced: Group | None = None  # «не девятка» and nothing said in its place yet
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
@@ -214,13 +216,15 @@ class _Reader(Suits, Checks):
         open_count = self.how_many(tok, k, counted)
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
+            self.unreplaced = self.replace if self.replace is not None and self.replace.words else None
         elif not self.said_again(tok, suit, how_many, k):
             self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
 
     def add(self, group: Group) -> None:
-        heir, self.replace = self.replace, None
+        heir, self.replace, self.unreplaced = self.replace, None, None
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
+            self.unclear.append(self.moved_from[0])
         self.moved = None
         if self.play is not None:
             self.played.append((self.play, group))
@@ -276,6 +280,7 @@ class _Reader(Suits, Checks):
             self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
         if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
             self.doubts.append(self.correction)  # «у Бори король, нет.»: no what?
+            self.several_unclear(self.replace.owner)
         self.clause = len(self.groups)
         for group in self.orphans:  # cards nobody was named for, in a sentence that is over
             self.result.unrecognised.extend(group.words)
@@ -293,6 +298,20 @@ class _Reader(Suits, Checks):
         self.result.unrecognised.append(tok.text)
 
     def dangling(self) -> None:
+        """Words left waiting when a name or the end of a sentence comes: «две …», «пиковый …»; «десятка, девятка и
+        восьмёрка, нет, не девятка»: the nine dropped, or another card meant? asked, and that hand not given."""
+        gone, self.unreplaced = self.unreplaced, None
+        if gone is not None and self.replace is gone and self.several_unclear(gone.owner):
+            self.doubts.append(self.correction or "не")
+
+    def several_unclear(self, owner: str | None) -> bool:
+        """A correction of unclear reach after several cards of a hand said since its name: which of them does it
+        take back? That hand is not given (asked); after one card («у Бори король, нет, не король») it is clear."""
+        said = [g for g in self.groups[self.clause :] if g.owner == owner and not g.finishing and g.said_at >= 0]
+        if owner is None or len(said) < 2:
+            return False
+        self.unclear.append(owner)
+        return True
         for pending in (self.suit_before, self.count):
             if pending is not None:
                 self.result.unrecognised.append(pending[1])
@@ -305,6 +324,8 @@ class _Reader(Suits, Checks):
         self.unplayed()
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
+                continue
+            if group.owner in self.unclear and not group.finishing:
                 continue
             for suit in group.suits:
                 slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))
