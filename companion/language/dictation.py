@@ -225,12 +225,13 @@ class _Reader(Suits, Checks):
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
             self.unclear.append(self.moved_from[0])
-        self.moved = None
+        moved, self.moved = heir is not None and heir is self.moved, None
         if self.play is not None:
             self.played.append((self.play, group))
             self.play = None
         self.reach(heir, group)
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        said_again = said_again and not moved  # «у Ули король, нет, у Инны король»: Инна's already
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
@@ -295,6 +296,13 @@ class _Reader(Suits, Checks):
         self.last = None  # "7?": said without a suit on purpose
 
     def on_unknown(self, tok: Tok, k: int) -> None:
+        """A word read as nothing: not understood. Where a name could stand, after a hand and before cards
+        («туз и девятка, толику король», «а петрович с тузом остался»), it may be somebody's name: the cards after
+        it go with it into the question, never to the player named before."""
+        nxt = self.next(k, SKIPPED)
+        if self.listed and nxt is not None and nxt.kind in ("rank", "card", "count", "suit-before"):
+            self.on_stranger(Tok("stranger", tok.text), k)
+            return
         self.result.unrecognised.append(tok.text)
 
     def dangling(self) -> None:
