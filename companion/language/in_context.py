@@ -22,6 +22,7 @@ from companion.language.spoken_words import (
     card_word_typo,
     classify,
     player_token,
+    suit_word_typo,
 )
 
 
@@ -105,6 +106,8 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
         if tok.kind not in ("unknown", "stranger") or k == 0 or toks[k - 1].kind != "rank" or toks[k - 1].suit:
             continue
         typo = card_word_typo(fold(tok.text))
+        if typo is None or typo.suit is None:
+            typo = suit_word_typo(fold(tok.text))  # «трев»: as near to «трех», but a suit is awaited here
         if typo is not None and typo.suit is not None and not typo.adjective:
             out[k] = card_word_token(tok.text, typo)
     return out

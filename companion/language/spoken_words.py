@@ -274,6 +274,20 @@ def card_word_typo(low: str) -> CardWord | None:
     return min(forms, key=lambda w: not w.adjective)  # «пиквой»: пиковой
 
 
+@lru_cache(maxsize=1024)
+def suit_word_typo(low: str) -> CardWord | None:
+    """The suit word one letter away from `low` where a suit is awaited («трев»: треф, though «трех» is as near),
+    if exactly one suit is."""
+    if len(low) < TYPO_MIN_LENGTH or low.isascii():
+        return None
+    near = process.extract(_hard(low), list(_vocabulary()), scorer=Levenshtein.distance, score_cutoff=1, limit=12)
+    forms = [word_forms()[form] for hard, _, _ in near for form in _vocabulary()[hard] if hard[0] == low[0]]
+    suits = [w for w in forms if w.suit is not None and w.rank is None and not w.adjective]
+    if len({w.suit for w in suits}) != 1:
+        return None
+    return suits[0]
+
+
 def numeral(tok: Tok) -> int | None:
     """How many a number word or digits say («три», "3", «пять»), if the token is one."""
     if tok.kind in ("count", "number"):
