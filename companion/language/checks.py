@@ -83,15 +83,21 @@ class Checks(Corrections):
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
         last card or the whole list; where the two readings differ (a rank said again, more cards after it),
-        the table is asked."""
+        the table is asked. A count said in the correction counts every card of that rank in the hand («дама и
+        дама, нет, одна дама»)."""
         if heir is None:
             if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
                 self.doubts.append(self.correction)
                 self.unclear.append(self.current)
             self.fixed = None
             return
-        before = {g.rank for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
-                  and (g.owner, g.stranger) == (heir.owner, heir.stranger)}
+        hand = [g for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
+                and (g.owner, g.stranger) == (heir.owner, heir.stranger)]
+        if group.counted and heir.rank is group.rank:  # «дама и дама, нет, одна дама»: how many of them there are
+            for same in [g for g in hand if g.rank is group.rank]:
+                same.dropped = True
+            hand = [g for g in hand if not g.dropped]
+        before = {g.rank for g in hand}
         self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)

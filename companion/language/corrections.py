@@ -36,6 +36,7 @@ class Group:
     dropped: bool = False
     said_at: int = -1  # index of the token that said it
     open_count: bool = False  # «короли»: a plural rank said without a number; suits listed after it count
+    counted: bool = False  # said with its number («одна дама», «две десятки»)
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""

@@ -218,7 +218,8 @@ class _Reader(Suits, Checks):
             self.negate(tok.rank, suit)
             self.unreplaced = self.replace if self.replace is not None and self.replace.words else None
         elif not self.said_again(tok, suit, how_many, k):
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
+            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count,
+                           counted=counted))
 
     def add(self, group: Group) -> None:
         heir, self.replace, self.unreplaced = self.replace, None, None
