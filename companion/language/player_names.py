@@ -54,6 +54,7 @@ def _stem(name: str) -> str:
 
 
 _DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк")  # Полинка, Олеська, Зоечка, Егорушка
+_PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун")  # of a pet name: Слав|ик, Слав|ун
 
 
 def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -125,9 +126,10 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр
             return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        if found:
-            return self._ordered(found)
         said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
+        if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too
+            kin = [p for p in self._diminutive_of_pet(candidates[0]) if not said or said & set(self.genders(p))]
+            return self._ordered(found | set(kin))
         by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
         return tuple(by_ending) or self._possessive(candidates[0])  # …so not Киря's (Кирилл)
 
@@ -148,6 +150,17 @@ class PlayerNames:
                 elif len(stem) == best:
                     found |= players
         return self._ordered(found)
+
+    def _diminutive_of_pet(self, low: str) -> set[str]:
+        """The players one of whose pet names the word is a diminutive of: «Славику» of «Слава», «Юльке» of «Юля»."""
+        found: set[str] = set()
+        for form, players in self.forms.items():
+            stem = _stem(form)
+            if " " not in form and len(stem) >= 3 and low.startswith(stem) and stem != form:
+                rest = low[len(stem):]
+                if any(rest.startswith(x) and rest[len(x):] in _ENDINGS for x in _PET_DIMINUTIVE):
+                    found |= players
+        return found
 
     def _possessive(self, low: str) -> tuple[str, ...]:
         """«Борины карты», «Димина дама», «Глебовы»: a possessive adjective of a player's name (never a dictionary
