@@ -197,6 +197,8 @@ class Corrections:
     def said_again(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """A card said again: with its suit now, with the same suit, or summing the hand up after «только»."""
         if self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k):
+            if self.replace is not None and self.replace is self.last:  # «дама пик, нет, у Кати дама пик»: Катя's
+                self.replace = None
             return True
         if self.only(tok, suit, how_many, k):
             return True

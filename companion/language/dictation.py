@@ -63,6 +63,7 @@ class _Reader(Suits, Checks):
     paused: bool = False  # a comma or a colon since `last`
     clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
     restated: Group | None = None  # «король, нет, король у Веры»: said again, and a name may follow to take it
+    restated_was: list[Suit | None] = field(default_factory=list)  # …the suits it had before
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
@@ -127,7 +128,7 @@ class _Reader(Suits, Checks):
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
-        if self.restated is not None and self.restated is self.last and not self.paused:
+        if self.restated is not None and self.restated is self.last and not self.paused and self.same_suits():
             self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
             self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
             return
@@ -147,6 +148,12 @@ class _Reader(Suits, Checks):
         self.named_winner = None
         if self.win_pending:
             self.become_winner(tok, tok.player, k)
+
+    def same_suits(self) -> bool:
+        """The card said again is the same card («король, нет, король у Веры»), not another suit of it («король пик,
+        погоди, король треф»: the suit corrected, still that hand's)."""
+        assert self.restated is not None
+        return all(a is None or b is None or a == b for a, b in zip(self.restated_was, self.restated.suits))
 
     def become_winner(self, tok: Tok, player: str, k: int) -> None:
         """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
@@ -234,6 +241,7 @@ class _Reader(Suits, Checks):
         said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
         said_again = said_again and not moved  # «у Ули король, нет, у Инны король»: Инна's already
         self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
+        self.restated_was = list(heir.suits) if heir is not None else []
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
