@@ -91,17 +91,21 @@ class Checks(Corrections):
                 self.unclear.append(self.current)
             self.fixed = None
             return
-        hand = [g for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
-                and (g.owner, g.stranger) == (heir.owner, heir.stranger)]
-        if group.counted and heir.rank is group.rank:  # «дама и дама, нет, одна дама»: how many of them there are
-            for same in [g for g in hand if g.rank is group.rank]:
-                same.dropped = True
-            hand = [g for g in hand if not g.dropped]
-        before = {g.rank for g in hand}
+        before = {g.rank for g in self.recounted(heir, group)}
         self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)
             self.unclear.append(heir.owner)
+
+    def recounted(self, heir: Group, group: Group) -> list[Group]:
+        """The other cards of the corrected hand said since its name; a count said in the correction counts every
+        card of its rank («дама и дама, нет, одна дама»: how many of them there are), so those go."""
+        hand = [g for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
+                and (g.owner, g.stranger) == (heir.owner, heir.stranger)]
+        if group.counted and heir.rank is group.rank:
+            for same in [g for g in hand if g.rank is group.rank]:
+                same.dropped = True
+        return [g for g in hand if not g.dropped]
 
     def went_out_on(self, player: str) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by

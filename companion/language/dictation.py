@@ -128,9 +128,7 @@ class _Reader(Suits, Checks):
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
-        if self.restated is not None and self.restated is self.last and not self.paused and self.same_suits():
-            self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
-            self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
+        if self.takes_restated(tok.player):
             return
         again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
         self.replace, self.negating, self.last = None, False, None
@@ -149,11 +147,17 @@ class _Reader(Suits, Checks):
         if self.win_pending:
             self.become_winner(tok, tok.player, k)
 
-    def same_suits(self) -> bool:
-        """The card said again is the same card («король, нет, король у Веры»), not another suit of it («король пик,
-        погоди, король треф»: the suit corrected, still that hand's)."""
-        assert self.restated is not None
-        return all(a is None or b is None or a == b for a, b in zip(self.restated_was, self.restated.suits))
+    def takes_restated(self, player: str) -> bool:
+        """«король, нет, король у Веры»: the card said again goes to the name right after it; not another suit of
+        it («король пик, погоди, король треф»: the suit corrected, still that hand's)."""
+        group = self.restated
+        if group is None or group is not self.last or self.paused:
+            return False
+        if not all(a is None or b is None or a == b for a, b in zip(self.restated_was, group.suits, strict=False)):
+            return False
+        group.owner, self.restated = player, None
+        self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, player, True, None
+        return True
 
     def become_winner(self, tok: Tok, player: str, k: int) -> None:
         """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
