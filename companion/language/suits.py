@@ -15,6 +15,7 @@ from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
 _BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
+_ALL = frozenset({"все", "all"})  # «туз, король и дама, все пики»
 
 # Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
 # adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
@@ -99,14 +100,21 @@ class Suits(Corrections):
 
     def both(self, tok: Tok, k: int) -> bool:
         """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
-        hand, both without a suit, take it; anything else after «обе» is not read."""
+        hand, both without a suit, take it; after «все» every card of the hand said since its name; anything else
+        after «обе», «все» is not read."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")
-                       or fold(t.text) in _BOTH), None)  # «обе, вот, черви»
-        if before is None or fold(before.text) not in _BOTH:
+                       or fold(t.text) in _BOTH | _ALL), None)  # «обе, вот, черви»
+        if before is None or fold(before.text) not in _BOTH | _ALL:
             return False
         assert tok.suit is not None
         open_cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
-                      for i in reversed(range(len(g.suits)))][:2]
+                      for i in reversed(range(len(g.suits)))]
+        if fold(before.text) in _ALL:  # «туз, король и дама, все пики»: every card of that hand said since its name
+            last = open_cards[0][0] if open_cards else None
+            open_cards = [(g, i) for g, i in open_cards if g in self.groups[self.clause :] and last is not None
+                          and (g.owner, g.stranger) == (last.owner, last.stranger)]
+        else:
+            open_cards = open_cards[:2]
         if len(open_cards) < 2 or any(g.suits[i] is not None for g, i in open_cards) or len(
                 {(g.owner, g.stranger) for g, _ in open_cards}) != 1:
             self.result.unrecognised.append(before.text)
