@@ -20,6 +20,7 @@ CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
 ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+_MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 
 
@@ -155,8 +156,12 @@ class Corrections:
         return True
 
     def on_correct(self, tok: Tok, k: int) -> None:
-        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
+        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said. «перепутал»
+        and then a name: hands mixed up, which of them? asked."""
         self.correction = tok.text
+        nxt = self.next(k, SKIPPED)
+        if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
+            self.doubts.append(tok.text)
         if self.last is not None and not self.last.dropped:
             self.replace = self.last
         elif self.replace is None:
@@ -168,6 +173,8 @@ class Corrections:
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
+        if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
+            self.doubts.append(f"{tok.text} {after.text}")
         if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
             self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
             self.on_correct(tok, k)

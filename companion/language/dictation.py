@@ -111,6 +111,8 @@ class _Reader(Suits, Checks):
         self.on_end(Tok("end", ""), len(self.toks))
         if self.win_pending and self.fallback is not None and self.result.winner is None:
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
+        elif self.win_pending and self.result.winner is not None:  # «…, ой, вышла Вера»: a second winner? asked
+            self.doubts.append(self.correction or "вышла")
 
     # -- names ------------------------------------------------------------------
 
@@ -290,6 +292,7 @@ class _Reader(Suits, Checks):
 
     def on_end(self, tok: Tok, k: int) -> None:
         self.dangling()
+        self.name_left_alone(k)
         if self.negating:
             self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
         if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
@@ -301,6 +304,15 @@ class _Reader(Suits, Checks):
             group.dropped = True
         self.orphans = []
         self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
+
+    def name_left_alone(self, k: int) -> None:
+        """«…у Веры девятка и ещё король у Бори.»: a name said last, right after cards, with nothing after it: the
+        cards before it are whose? asked."""
+        said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
+        if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
+            return
+        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
+            self.doubts.append(said[-1].text)
 
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True
