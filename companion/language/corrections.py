@@ -231,6 +231,7 @@ class Corrections:
         said_before, first_before = self.before(k), self.before(last.said_at) if last is not None else None
         said_alike = (  # «на даме на даме червей», «на даме, ну, на даме червей»: the same words again
             said_before is not None and first_before is not None and fold(said_before.text) == fold(first_before.text)
+            and said_before.kind not in CARDS  # «туз туз туз»: three aces, not one said again
         )
         if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1:
             return False

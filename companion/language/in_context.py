@@ -116,6 +116,7 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
 _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
+_GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
 _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
 
 
@@ -129,7 +130,9 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+        if nxt is not None and nxt.kind == "suit-after" and fold(nxt.text).endswith(_GOVERNED_SUIT):
+            out[k] = Tok("filler", tok.text)  # «десятка в червях»: the preposition, the suit governed
+        elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
         elif fold(nxt.text) not in _GOVERNED:
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
