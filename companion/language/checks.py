@@ -11,7 +11,7 @@ of unclear reach and suit word two cards could take becomes a question.
 from __future__ import annotations
 
 from companion.core.cards import Card, fold
-from companion.language.corrections import Corrections, Group
+from companion.language.corrections import SKIPPED, Corrections, Group
 from companion.language.settle import (
     correction_question,
     guess_question,
@@ -169,6 +169,15 @@ class Checks(Corrections):
         for verb, group in self.played:
             if not group.finishing and not group.dropped:
                 self.result.unrecognised.append(verb.text)
+
+    def name_left_alone(self, k: int) -> None:
+        """«…у Веры девятка и ещё король у Бори.»: a name said last, right after cards, with nothing after it: the
+        cards before it are whose? asked."""
+        said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
+        if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
+            return
+        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
+            self.doubts.append(said[-1].text)
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""

@@ -305,15 +305,6 @@ class _Reader(Suits, Checks):
         self.orphans = []
         self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
 
-    def name_left_alone(self, k: int) -> None:
-        """«…у Веры девятка и ещё король у Бори.»: a name said last, right after cards, with nothing after it: the
-        cards before it are whose? asked."""
-        said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
-        if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
-            return
-        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
-            self.doubts.append(said[-1].text)
-
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True
 

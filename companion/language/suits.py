@@ -107,14 +107,7 @@ class Suits(Corrections):
         if before is None or fold(before.text) not in _BOTH | _ALL:
             return False
         assert tok.suit is not None
-        open_cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
-                      for i in reversed(range(len(g.suits)))]
-        if fold(before.text) in _ALL:  # «туз, король и дама, все пики»: every card of that hand said since its name
-            last = open_cards[0][0] if open_cards else None
-            open_cards = [(g, i) for g, i in open_cards if g in self.groups[self.clause :] and last is not None
-                          and (g.owner, g.stranger) == (last.owner, last.stranger)]
-        else:
-            open_cards = open_cards[:2]
+        open_cards = self.cards_said_last(every=fold(before.text) in _ALL)
         if len(open_cards) < 2 or any(g.suits[i] is not None for g, i in open_cards) or len(
                 {(g.owner, g.stranger) for g, _ in open_cards}) != 1:
             self.result.unrecognised.append(before.text)
@@ -124,6 +117,16 @@ class Suits(Corrections):
             group.words.append(tok.text)
         self.paused = False
         return True
+
+    def cards_said_last(self, every: bool) -> list[tuple[Group, int]]:
+        """The two cards said last («обе»), or every card of the last hand said since its name («все»)."""
+        cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
+                 for i in reversed(range(len(g.suits)))]
+        if not every:
+            return cards[:2]
+        last = cards[0][0] if cards else None  # «туз, король и дама, все пики»
+        return [(g, i) for g, i in cards if last is not None and g in self.groups[self.clause :]
+                and (g.owner, g.stranger) == (last.owner, last.stranger)]
 
     def own_suit_follows(self, card: Tok, k: int) -> bool:
         """The card after the suit word at `k` is said with a suit of its own right after it."""
