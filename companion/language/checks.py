@@ -178,6 +178,7 @@ class Checks(Corrections):
             return
         if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
             self.doubts.append(said[-1].text)
+            self.unclear += [g.owner for g in self.groups[-1:] if not g.finishing]
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""

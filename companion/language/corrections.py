@@ -18,6 +18,7 @@ from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
 ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
@@ -162,6 +163,7 @@ class Corrections:
         nxt = self.next(k, SKIPPED)
         if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
             self.doubts.append(tok.text)
+            self.unclear.append(EVERY_HAND)
         if self.last is not None and not self.last.dropped:
             self.replace = self.last
         elif self.replace is None:
@@ -175,6 +177,7 @@ class Corrections:
         nxt = self.next(k, SKIPPED)
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
             self.doubts.append(f"{tok.text} {after.text}")
+            self.unclear.append(self.last.owner if self.last is not None else None)
         if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
             self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
             self.on_correct(tok, k)

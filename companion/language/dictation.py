@@ -26,7 +26,7 @@ from companion.core.cards import Suit
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
-from companion.language.corrections import SKIPPED, Group
+from companion.language.corrections import EVERY_HAND, SKIPPED, Group
 from companion.language.in_context import tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
@@ -113,6 +113,7 @@ class _Reader(Suits, Checks):
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
         elif self.win_pending and self.result.winner is not None:  # «…, ой, вышла Вера»: a second winner? asked
             self.doubts.append(self.correction or "вышла")
+            self.unclear += [self.in_sentence, self.moved_from[0]]
 
     # -- names ------------------------------------------------------------------
 
@@ -349,7 +350,7 @@ class _Reader(Suits, Checks):
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
                 continue
-            if group.owner in self.unclear and not group.finishing:
+            if (group.owner in self.unclear or EVERY_HAND in self.unclear) and not group.finishing:
                 continue
             for suit in group.suits:
                 slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))
