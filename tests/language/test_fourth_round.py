@@ -102,3 +102,40 @@ def test_a_diminutive_of_a_pet_name_two_players_share_is_asked() -> None:
     assert r.hands == {} and "which-player" in kinds(r) and not r.exact
     r = parse("нина вышла на тузе пик у славика король у олега туз", ["Нина", "Вячеслав", "Олег"], IGRAFAN)
     assert hands(r) == {"Вячеслав": ["K"], "Олег": ["A"]} and r.exact
+
+
+def test_vse_and_a_suit_give_it_to_every_card_of_the_hand() -> None:
+    r = parse("оля вышла на семерке бубей у глеба валет десятка и девятка все черви у феди туз",
+              ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert hands(r) == {"Глеб": ["10♥", "9♥", "J♥"], "Фёдор": ["A"]} and r.exact
+
+
+def test_hands_mixed_up_are_asked_and_none_is_given() -> None:
+    r = parse("оля вышла на семерке бубей у глеба туз у феди король ой спутал у феди туз у глеба король",
+              ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert r.hands == {} and "unclear-correction" in kinds(r) and not r.exact
+
+
+def test_a_second_winner_after_a_correction_is_asked() -> None:
+    for text in ("оля вышла на семерке бубей у глеба туз у феди король ой вышел федя",
+                 "оля вышла на семерке бубей у глеба туз у феди король нет не оля вышла а федя"):
+        r = parse(text, ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+        assert hands(r) == {"Глеб": ["A"]} and not r.exact, text
+
+
+def test_a_name_said_last_after_cards_with_nothing_after_it_is_asked() -> None:
+    r = parse("оля вышла на семерке бубей у глеба туз у феди король и дама пик у глеба", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["A"]} and not r.exact
+
+
+def test_a_rank_said_three_times_is_three_cards() -> None:
+    r = parse("оля вышла на тузе бубей у глеба семерка семерка семерка у феди валет", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["7", "7", "7"], "Фёдор": ["J"]} and r.exact
+
+
+def test_v_before_a_suit_governed_is_a_preposition_not_a_jack() -> None:
+    r = parse("оля вышла на тузе бубей у глеба король в пиках у феди дама в червях", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["K♠"], "Фёдор": ["Q♥"]} and r.exact
