@@ -56,6 +56,10 @@ class Checks(Corrections):
         if fold(nxt.text) in CARD_NOUNS:
             if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
                 return True
+            said_before = self.before(k)
+            if said_before is not None and fold(said_before.text) in _ANOTHER | {"плюс"}:  # «и ещё одна карта»
+                self.result.unrecognised.append(f"{said_before.text} {tok.text} {nxt.text}")  # which? asked
+                return True
             if self.current is not None:
                 self.sizes.append((self.current, n))
             return True

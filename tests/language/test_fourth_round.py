@@ -139,3 +139,9 @@ def test_v_before_a_suit_governed_is_a_preposition_not_a_jack() -> None:
     r = parse("оля вышла на тузе бубей у глеба король в пиках у феди дама в червях", ["Фёдор", "Ольга", "Глеб"],
               IGRAFAN)
     assert hands(r) == {"Глеб": ["K♠"], "Фёдор": ["Q♥"]} and r.exact
+
+
+def test_one_more_card_not_named_is_asked() -> None:
+    r = parse("оля вышла на тузе бубей у глеба король у феди дама пик и еще одна карта", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["K"], "Фёдор": ["Q♠"]} and not r.exact
