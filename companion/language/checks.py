@@ -26,6 +26,7 @@ _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "�
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
 _JOINING = frozenset({"и", "у", "and", ","})  # «у Бори и у Веры»
 _ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # «и у Бори ещё туз»
 _WITH = frozenset({"с", "со", "with"})
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
@@ -183,6 +184,28 @@ class Checks(Corrections):
         if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
             self.doubts.append(said[-1].text)
             self.unclear += [g.owner for g in self.groups[-1:] if not g.finishing]
+
+    def late_finish(self, group: Group) -> bool:
+        """«Аня вышла, у Бори туз, у Веры король, на семёрке пик»: a card after «на» once the winner is known and
+        no finishing card was said is the card they went out on (the other cards of a hand are never «на»)."""
+        if self.result.winner is None or group.said_at < 1 or any(g.finishing and not g.dropped for g in self.groups):
+            return False
+        before = self.before(group.said_at)
+        return before is not None and fold(before.text) == "на" and len(group.suits) == 1
+
+    def hand_said_again(self, group: Group) -> None:
+        """«у Бори туз, у Веры король, у Бори туз»: a card the player was given before, said again for them later
+        without «ещё», «тоже», «и»: the same card again, or one more? asked."""
+        if group.owner is None or group.said_at < 0:
+            return
+        earlier = [g for g in self.groups[: self.clause] if g.owner == group.owner and g.rank is group.rank
+                   and not g.dropped and not g.finishing]
+        name_at = next((i for i in range(group.said_at - 1, -1, -1) if self.toks[i].kind == "player"), None)
+        if not earlier or name_at is None:
+            return
+        said = {fold(t.text) for t in self.toks[max(0, name_at - 2) : group.said_at]}
+        if not said & _MORE:
+            self.doubts.append(f"{self.toks[name_at].text} {self.toks[group.said_at].text}")
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""

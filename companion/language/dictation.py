@@ -245,10 +245,7 @@ class _Reader(Suits, Checks):
             self.played.append((self.play, group))
             self.play = None
         self.reach(heir, group)
-        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
-        said_again = said_again and not moved  # «у Ули король, нет, у Инны король»: Инна's already
-        self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
-        self.restated_was = list(heir.suits) if heir is not None else []
+        self.note_restated(heir, group, moved)
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
@@ -257,16 +254,24 @@ class _Reader(Suits, Checks):
                 group.owner, self.want_finish, self.current = self.result.winner, False, None
             if heir in self.orphans:
                 self.orphans[self.orphans.index(heir)] = group
-        elif self.want_finish and len(group.suits) == 1:
+        elif (self.want_finish or self.late_finish(group)) and len(group.suits) == 1:
             group.owner, group.finishing, self.want_finish = self.result.winner, True, False
             self.current = None  # the winner holds no cards: what follows is someone else's
         elif self.current is None and self.stranger is None:
             self.orphans.append(group)
         else:
             group.owner, group.stranger = self.current, self.stranger
+            self.hand_said_again(group)
         self.groups.append(group)
         self.share(group)
         self.listed, self.last, self.paused = True, group, False
+
+    def note_restated(self, heir: Group | None, group: Group, moved: bool) -> None:
+        """«король, нет, король …»: the card said again after a correction; a name right after may take it (not
+        when the correction moved it to a name already: «у Ули король, нет, у Инны король»)."""
+        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        self.restated = group if said_again and heir is not None and not heir.finishing and not moved else None
+        self.restated_was = list(heir.suits) if heir is not None else []
 
     # -- counts and corrections ---------------------------------------------------------
 

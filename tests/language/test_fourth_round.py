@@ -145,3 +145,18 @@ def test_one_more_card_not_named_is_asked() -> None:
     r = parse("оля вышла на тузе бубей у глеба король у феди дама пик и еще одна карта", ["Фёдор", "Ольга", "Глеб"],
               IGRAFAN)
     assert hands(r) == {"Глеб": ["K"], "Фёдор": ["Q♠"]} and not r.exact
+
+
+def test_a_hand_said_again_later_without_esche_is_asked() -> None:
+    r = parse("оля вышла на тузе бубей у глеба король у феди дама пик у глеба король", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert "unclear-correction" in kinds(r) and not r.exact
+    r = parse("оля вышла на тузе бубей у глеба король у феди дама пик и у глеба еще король",
+              ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert hands(r) == {"Глеб": ["K", "K"], "Фёдор": ["Q♠"]} and r.exact
+
+
+def test_the_finishing_card_said_after_the_hands() -> None:
+    r = parse("оля вышла у глеба король у феди дама пик на семерке бубей", ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert (r.winner, r.finishing_card) == ("Ольга", "7♦")
+    assert hands(r) == {"Глеб": ["K"], "Фёдор": ["Q♠"]} and r.exact
