@@ -58,7 +58,7 @@ _DRAW_LEMMAS = _words("взять набрать добрать вытянуть
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
-    "покрыть покрывать крыть побить"
+    "покрыть покрывать крыть побить сыграть отыграть разыграть"
 )
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
 CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
