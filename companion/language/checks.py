@@ -67,6 +67,19 @@ class Checks(Corrections):
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
 
+    def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:
+        """«у Веры две десятка девятка», «три король дама валет»: a number before a rank in the nominative (two
+        tens are «две десятки») counts the cards of the hand, not that rank: checked like «три карты»."""
+        if nxt is None or nxt.kind != "rank" or nxt.genitive or nxt.plural or not nxt.text.isalpha():
+            return False
+        if not 2 <= tok.count <= 4 or tok.rank is not None and not tok.text.isalpha():
+            return False
+        if self.current is not None:
+            self.sizes.append((self.current, tok.count))
+        else:
+            self.result.unrecognised.append(tok.text)
+        return True
+
     def count_after(self, tok: Tok, k: int) -> bool:
         """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
         plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a

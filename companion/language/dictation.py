@@ -277,6 +277,8 @@ class _Reader(Suits, Checks):
 
     def on_count(self, tok: Tok, k: int) -> None:
         nxt = self.after(k)  # «два, э, туза»
+        if self.hand_size_said(tok, nxt):  # «у Веры две: десятка и девятка»
+            return
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
             self.negating = False
             if self.last is not None and len(self.last.suits) == tok.count:

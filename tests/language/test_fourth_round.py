@@ -160,3 +160,11 @@ def test_the_finishing_card_said_after_the_hands() -> None:
     r = parse("оля вышла у глеба король у феди дама пик на семерке бубей", ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
     assert (r.winner, r.finishing_card) == ("Ольга", "7♦")
     assert hands(r) == {"Глеб": ["K"], "Фёдор": ["Q♠"]} and r.exact
+
+
+def test_a_number_before_a_rank_in_the_nominative_counts_the_hand() -> None:
+    r = parse("оля вышла на тузе бубей у глеба две десятка и девятка у феди три король дама валет",
+              ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert hands(r) == {"Глеб": ["10", "9"], "Фёдор": ["J", "K", "Q"]} and r.exact
+    r = parse("оля вышла на тузе бубей у глеба две десятка у феди валет", ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
+    assert "hand-size" in kinds(r) and not r.exact
