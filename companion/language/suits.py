@@ -100,10 +100,13 @@ class Suits(Corrections):
 
     def both(self, tok: Tok, k: int) -> bool:
         """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
-        hand, both without a suit, take it; after «все» every card of the hand said since its name; anything else
-        after «обе», «все» is not read."""
+        hand, both without a suit, take it (also with «обе» after the suit: «девятка и десятка червей обе»); after
+        «все» every card of the hand said since its name; anything else with «обе», «все» is not read."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")
                        or fold(t.text) in _BOTH | _ALL), None)  # «обе, вот, черви»
+        after = self.toks[k + 1] if k + 1 < len(self.toks) else None
+        if after is not None and fold(after.text) in _BOTH:  # «девятка и десятка червей обе» («всё» after: the end)
+            before = after
         if before is None or fold(before.text) not in _BOTH | _ALL:
             return False
         assert tok.suit is not None

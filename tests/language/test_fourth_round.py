@@ -168,3 +168,9 @@ def test_a_number_before_a_rank_in_the_nominative_counts_the_hand() -> None:
     assert hands(r) == {"Глеб": ["10", "9"], "Фёдор": ["J", "K", "Q"]} and r.exact
     r = parse("оля вышла на тузе бубей у глеба две десятка у феди валет", ["Фёдор", "Ольга", "Глеб"], IGRAFAN)
     assert "hand-size" in kinds(r) and not r.exact
+
+
+def test_obe_after_the_suit_gives_it_to_both_cards() -> None:
+    r = parse("оля вышла на тузе бубей у глеба девятка и десятка пик обе у феди валет", ["Фёдор", "Ольга", "Глеб"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["10♠", "9♠"], "Фёдор": ["J"]} and r.exact
