@@ -58,7 +58,7 @@ _DRAW_LEMMAS = _words("взять набрать добрать вытянуть
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
-    "покрыть покрывать крыть побить сыграть отыграть разыграть"
+    "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
 )
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
 CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
@@ -66,7 +66,7 @@ _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "зако�
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
     "нет нету вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала "
-    "спутал спутала путаю пардон извини извините сорри no sorry oops actually"
+    "спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there

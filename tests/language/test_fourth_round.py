@@ -174,3 +174,13 @@ def test_obe_after_the_suit_gives_it_to_both_cards() -> None:
     r = parse("оля вышла на тузе бубей у глеба девятка и десятка пик обе у феди валет", ["Фёдор", "Ольга", "Глеб"],
               IGRAFAN)
     assert hands(r) == {"Глеб": ["10♠", "9♠"], "Фёдор": ["J"]} and r.exact
+
+
+def test_english_last_card_played_and_no_wait() -> None:
+    r = parse("Anna played her last card, the seven of spades. Boris ace king, Vera queen of clubs",
+              ["Anna", "Boris", "Vera"], IGRAFAN)
+    assert (r.winner, r.finishing_card) == ("Anna", "7♠")
+    assert hands(r) == {"Boris": ["A", "K"], "Vera": ["Q♣"]} and r.exact
+    r = parse("Anna went out on the seven of spades, Boris has an ace, no wait, a king, Vera has a ten",
+              ["Anna", "Boris", "Vera"], IGRAFAN)
+    assert hands(r) == {"Boris": ["K"], "Vera": ["10"]} and r.exact
