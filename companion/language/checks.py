@@ -54,6 +54,8 @@ class Checks(Corrections):
         n, nxt = numeral(tok), self.next(k)
         if n is None or nxt is None:
             return False
+        if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
+            return True
         if fold(nxt.text) in CARD_NOUNS:
             if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
                 return True
@@ -66,6 +68,16 @@ class Checks(Corrections):
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+
+    def drawn(self, k: int, nxt: Tok) -> bool:
+        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
+        before = self.toks[k - 1] if k > 0 else None
+        if nxt.kind == "draw":
+            return True
+        if fold(nxt.text) not in CARD_NOUNS:
+            return False
+        after = self.toks[k + 2] if k + 2 < len(self.toks) else None
+        return (before is not None and before.kind == "draw") or (after is not None and after.kind == "draw")
 
     def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:
         """«у Веры две десятка девятка», «три король дама валет»: a number before a rank in the nominative (two

@@ -67,6 +67,11 @@ def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     return stems
 
 
+def _soft(form: str) -> bool:
+    """A name in a vowel and «я» (Фая, Рая, Зоя): its short stem takes the case endings («у фаи», «зое»)."""
+    return len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя"
+
+
 def _nominatives(low: str) -> list[str]:
     """A word the dictionary does not know as a name, back in the nominative by its case ending («миры» → «мира»)."""
     forms = [low]
@@ -94,6 +99,15 @@ def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
                for suffix in suffixes)
 
 
+_INITIAL = re.compile(r"(\S+) \w{1,2}\.?")  # «Дамир С.», «Зарина Р»: a first name and an initial
+
+
+def _first_name(player: str) -> str:
+    """«Дамир С.» → «Дамир»: the name said alone fits every player of that first name (then asked)."""
+    found = _INITIAL.fullmatch(player)
+    return found.group(1) if found else player
+
+
 class PlayerNames:
     """Finds the players a word names: «Бориса», «Ане», «у федора», "Anna's", «Катюхе»."""
 
@@ -103,10 +117,10 @@ class PlayerNames:
         self.own = {fold(p): p for p in players}
         self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
         for player in players:
-            own = fold(player)
-            for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
-                for form in group | {own}:
-                    self.forms.setdefault(form, set()).add(player)
+            for own in {fold(player), _first_name(fold(player))}:
+                for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                    for form in group | {own}:
+                        self.forms.setdefault(form, set()).add(player)
         self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
 
     def _candidates(self, word: str) -> list[str]:
@@ -143,7 +157,7 @@ class PlayerNames:
                 continue
             for stem, suffixes in _stems(form):
                 if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix
-                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and form in self.own))
+                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and (form in self.own or _soft(form))))
                 if len(stem) < 2 or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
                     continue
                 if len(stem) > best:
@@ -194,7 +208,7 @@ class PlayerNames:
         return self._ordered(found)
 
     def own_names(self) -> list[tuple[str, str]]:
-        return [(p, fold(p)) for p in self.players if " " not in p]
+        return [(p, _first_name(fold(p))) for p in self.players if " " not in _first_name(p)]
 
     def genders(self, player: str) -> tuple[str | None, ...]:
         """The genders of the player's name read as itself («Станислава»: femn, not Станислав's genitive)."""
