@@ -10,7 +10,7 @@ of unclear reach and suit word two cards could take becomes a question.
 
 from __future__ import annotations
 
-from companion.core.cards import Card, fold
+from companion.core.cards import Card, Rank, Suit, fold
 from companion.language.corrections import SKIPPED, Corrections, Group
 from companion.language.settle import (
     correction_question,
@@ -126,6 +126,24 @@ class Checks(Corrections):
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)
             self.unclear.append(heir.owner)
+
+    def summed_up(self, rank: Rank, how_many: int, k: int) -> list[Suit | None]:
+        """«туз и туз, ну, два туза»: a count said after cards of its rank in the same hand, without «ещё», sums
+        them up. The same cards when the numbers agree (they go, their suits kept for the new group); asked when
+        they do not. The suits the counted group starts with."""
+        earlier = [g for g in self.groups[self.clause :] if not g.dropped and not g.finishing and g.rank is rank
+                   and self.current is not None and (g.owner, g.stranger) == (self.current, self.stranger)]
+        between = self.toks[earlier[-1].said_at : k] if earlier else []
+        if not earlier or any(fold(t.text) in _ANOTHER | {"плюс"} or t.kind in ("correct", "not") for t in between):
+            return [None] * how_many
+        suits = [s for g in earlier for s in g.suits]
+        if len(suits) != how_many:  # «туз, ну, три туза»: one more, or three in all? asked
+            self.doubts.append(self.toks[k].text)
+            self.unclear.append(self.current)
+            return [None] * how_many
+        for g in earlier:
+            g.dropped = True
+        return suits
 
     def recounted(self, heir: Group, group: Group) -> list[Group]:
         """The other cards of the corrected hand said since its name; a count said in the correction counts every
