@@ -23,6 +23,8 @@ ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+_WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
+_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
 
 
 @dataclass
@@ -169,10 +171,25 @@ class Corrections:
         elif self.replace is None:
             self.retract = True
 
+    def forgotten(self, j: int) -> None:
+        """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
+        words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
+        about the suit (left open)."""
+        what = next((t for t in self.toks[j + 1 :] if t.kind != "pause"), None)
+        if self.current is None or what is None or fold(what.text) not in _WHAT:
+            return
+        self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
+        self.unclear.append(self.current)
+        for i in range(j + 1, len(self.toks)):
+            if self.toks[i].kind not in _ABOUT_IT:
+                break
+            self.consumed.add(i)
+
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
         after = self.after(k)  # «не, ну, помню»
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+            self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
