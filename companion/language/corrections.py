@@ -95,13 +95,16 @@ class Corrections:
 
     def take_place_of_last_name(self, player: str) -> None:
         """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
-        Димы» gives the ace to Дима (and a card said now still replaces it)."""
+        Димы» gives the ace to Дима (and a card said now still replaces it); «у Нонны семёрка, нет, у Нонны
+        восьмёрка» names the same hand again: nothing moves."""
         if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
             self.result.winner = self.named_winner = player
             self.want_finish = self.result.finishing is None
         else:
             self.named_winner = None
-        if self.replace is not None:
+        if self.replace is not None and (self.replace.owner, self.replace.stranger) == (player, None):
+            self.moved_from = (player, None)  # the same hand named again: nothing moves
+        elif self.replace is not None:
             if self.moved is not self.replace:  # «у Лизы валет, нет, у Арины, у Марка»: still Лиза's that moved
                 self.moved_from = (self.replace.owner, self.replace.stranger)
             self.replace.owner, self.replace.stranger = player, None
