@@ -131,6 +131,8 @@ class Checks(Corrections):
         """«туз и туз, ну, два туза»: a count said after cards of its rank in the same hand, without «ещё», sums
         them up. The same cards when the numbers agree (they go, their suits kept for the new group); asked when
         they do not. The suits the counted group starts with."""
+        if how_many < 2 or self.negating:  # «дама, нет, одна дама»: a correction (`recounted`)
+            return [None] * how_many
         earlier = [g for g in self.groups[self.clause :] if not g.dropped and not g.finishing and g.rank is rank
                    and self.current is not None and (g.owner, g.stranger) == (self.current, self.stranger)]
         between = self.toks[earlier[-1].said_at : k] if earlier else []

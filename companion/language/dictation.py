@@ -228,14 +228,13 @@ class _Reader(Suits, Checks):
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)
-        summing = counted and how_many > 1 and not self.negating
-        suits = self.summed_up(tok.rank, how_many, k) if summing else [None] * how_many
+        suits = self.summed_up(tok.rank, how_many, k) if counted else [None] * how_many
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
             self.unreplaced = self.replace if self.replace is not None and self.replace.words else None
         elif not self.said_again(tok, suit, how_many, k):
-            self.add(Group(tok.rank, [suit or said for said in suits], [*words, tok.text], said_at=k, open_count=open_count,
-                           counted=counted))
+            self.add(Group(tok.rank, [suit or said for said in suits], [*words, tok.text], said_at=k,
+                           open_count=open_count, counted=counted))
 
     def add(self, group: Group) -> None:
         heir, self.replace, self.unreplaced = self.replace, None, None

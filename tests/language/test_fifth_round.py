@@ -1,0 +1,93 @@
+"""Phrasings of a dictated round met in issue 21's fifth round: each mechanism as a sentence → hands, ready."""
+
+from __future__ import annotations
+
+from companion.core.rules import get_ruleset
+from companion.language.dictation import parse
+from companion.language.settle import ParsedRound
+
+IGRAFAN = get_ruleset("igrafan").defaults
+ZAHAR = ["Захар", "Римма", "Ефим"]
+
+
+def hands(r: ParsedRound) -> dict[str, list[str]]:
+    """Each hand as the bench writes it: a card whose suit was assumed is its rank alone."""
+    return {p: sorted(s.rank.value if s.assumed else s.text for s in slots) for p, slots in r.hands.items()}
+
+
+def test_a_count_after_cards_of_its_rank_sums_them_up() -> None:
+    for text in ("захар вышел на девятке пик у риммы туз и туз ну два туза у ефима король",
+                 "захар вышел на девятке пик у риммы туз, туз, короче два туза, у ефима король"):
+        r = parse(text, ZAHAR, IGRAFAN)
+        assert hands(r) == {"Римма": ["A", "A"], "Ефим": ["K"]} and r.exact, text
+
+
+def test_a_count_that_does_not_sum_up_the_cards_is_asked() -> None:
+    r = parse("захар вышел на девятке пик у риммы туз ну три туза у ефима король", ZAHAR, IGRAFAN)
+    assert "Римма" not in r.hands and not r.exact
+
+
+def test_a_count_after_more_adds_to_the_cards() -> None:
+    r = parse("захар вышел на девятке пик у риммы туз и ещё два туза у ефима король", ZAHAR, IGRAFAN)
+    assert hands(r) == {"Римма": ["A", "A", "A"], "Ефим": ["K"]}
+
+
+def test_a_first_name_two_players_share_is_asked_never_unrecognised() -> None:
+    for players, text in ((["Дамир С.", "Марьяна", "Дамир Х."], "марьяна закрыла на девятке треф у дамира туз"),
+                          (["Зарина А.", "Тихон", "Зарина Р."], "тиша вышел на десятке бубей у заринки валет")):
+        r = parse(text, players, IGRAFAN)
+        assert r.hands == {} and r.unrecognised == [] and not r.exact, text
+
+
+def test_a_first_name_with_an_initial_alone_at_the_table_is_that_player() -> None:
+    r = parse("марьяна закрыла на девятке треф у дамира туз", ["Дамир С.", "Марьяна", "Глеб"], IGRAFAN)
+    assert hands(r) == {"Дамир С.": ["A"]}
+
+
+def test_case_forms_of_a_pet_name_in_a_vowel_and_ya() -> None:
+    r = parse("ира закрыла на восьмерке треф у фаи валет у кузьмы семерка", ["Ирина", "Фаина", "Кузьма"], IGRAFAN)
+    assert hands(r) == {"Фаина": ["J"], "Кузьма": ["7"]} and r.exact
+
+
+def test_a_pet_name_of_two_players_is_asked() -> None:
+    r = parse("ира вышла на тузе бубей у моти король у томы десятка", ["Матвей", "Ирина", "Матрёна", "Тамара"],
+              IGRAFAN)
+    assert hands(r) == {"Тамара": ["10"]} and not r.exact
+
+
+def test_cards_drawn_after_a_king_of_spades_are_not_the_hand_size() -> None:
+    players = ["Яков", "Фаина", "Эмма"]
+    for text in ("яша вышел на короле пик фая взяла пять карт у нее теперь туз туз десятка девятка восьмерка "
+                 "семерка у эммы валет",
+                 "яша ушел на пиковом короле фае пять карт прилетело теперь у нее туз туз десятка девятка восьмерка "
+                 "семерка у эммы валет",
+                 "яша вышел на пиковом короле фае пять штрафных у нее теперь туз туз десятка девятка восьмерка "
+                 "семерка у эммы валет"):
+        r = parse(text, players, IGRAFAN)
+        assert hands(r) == {"Фаина": ["10", "7", "8", "9", "A", "A"], "Эмма": ["J"]} and r.exact, text
+
+
+def test_talk_about_the_penalty_draw_is_nothing() -> None:
+    r = parse("егорка вышел на семерке пик демьяну пришлось взять две так что у него два туза бубновый и трефовый "
+              "у камилы валет", ["Егор", "Демьян", "Камила"], IGRAFAN)
+    assert hands(r) == {"Демьян": ["A♣", "A♦"], "Камила": ["J"]} and r.exact and r.unrecognised == []
+
+
+def test_a_hand_not_remembered_is_not_given() -> None:
+    players = ["Платон", "Раиса", "Кузьма"]
+    for text in ("платоша вышел на валете пик у раи семерка у кузи ну там вроде туз нет погоди не помню что у него",
+                 "платоша вышел на валете пик у кузи не помню что было он уже сбросил у раи семерка"):
+        r = parse(text, players, IGRAFAN)
+        assert hands(r) == {"Раиса": ["7"]} and not r.exact and r.unrecognised == [], text
+
+
+def test_a_suit_not_remembered_leaves_the_hand_given() -> None:
+    r = parse("фая вышла валетом у глеба десятка пик или треф не помню у эмиля восьмёрка", ["Фаина", "Глеб", "Эмиль"],
+              IGRAFAN)
+    assert hands(r) == {"Глеб": ["10"], "Эмиль": ["8"]}
+
+
+def test_the_same_hand_named_again_after_a_correction() -> None:
+    r = parse("леся вышла на десятке бубей у захара туз у нонны семерка не погоди у нонны восьмерка а у вени король",
+              ["Олеся", "Захар", "Нонна", "Вениамин"], IGRAFAN)
+    assert hands(r) == {"Захар": ["A"], "Нонна": ["8"], "Вениамин": ["K"]} and r.exact
