@@ -28,6 +28,7 @@ _JOINING = frozenset({"и", "у", "and", ","})  # «у Бори и у Веры»
 _ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # «и у Бори ещё туз»
 _WITH = frozenset({"с", "со", "with"})
+_WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
@@ -157,24 +158,36 @@ class Checks(Corrections):
                 same.dropped = True
         return [g for g in hand if not g.dropped]
 
-    def went_out_on(self, player: str) -> bool:
+    def went_out_on(self, player: str, last_play: bool = False) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
         the instrumental or after «на», is the finishing card; of cards played one after another («положил шестёрку
-        и накрыл девяткой, вышел») the last, the others being on the table."""
-        said = [g for g in self.groups[self.clause :] if not g.dropped and g.owner == player]
-        played = [g for _, g in self.played]
-        if len(said) > 1 and all(any(g is p for p in played) and len(g.suits) == 1 for g in said):
-            for covered in said[:-1]:  # «положил шестёрку пик и накрыл девяткой пик, вышел»: on the table
-                covered.dropped = True
-            said = said[-1:]
+        и накрыл девяткой, вышел») the last, the others being on the table; «Тома даму червей последней кинула»:
+        the one card right after the name, played last (`last_play`)."""
+        said = self.covered([g for g in self.groups[self.clause :] if not g.dropped and g.owner == player])
         if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
-        if not (word.endswith(_INSTRUMENTAL) or before == "на" or any(g is said[0] for _, g in self.played)):
+        if not (word.endswith(_INSTRUMENTAL) or before == "на" or (last_play and self.right_after(said[0], player))
+                or any(g is said[0] for _, g in self.played)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
+
+    def covered(self, said: list[Group]) -> list[Group]:
+        """Of cards played one after another («положил шестёрку пик и накрыл девяткой пик») the last; the others
+        lie on the table."""
+        played = [g for _, g in self.played]
+        if len(said) > 1 and all(any(g is p for p in played) and len(g.suits) == 1 for g in said):
+            for covered in said[:-1]:
+                covered.dropped = True
+            return said[-1:]
+        return said
+
+    def right_after(self, group: Group, player: str) -> bool:
+        """«Тома даму червей …»: the card said right after the name (not «у Томы дама червей», a hand)."""
+        at = group.said_at
+        return self.toks[at - 1].player == player and (at < 2 or fold(self.toks[at - 2].text) not in _WITH_U)
 
     def note_together(self, player: str, k: int) -> None:
         """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""
@@ -270,16 +283,18 @@ class Checks(Corrections):
         player's said before."""
         if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
             return
-        cards = False
+        cards, stays = False, False
         for after in self.toks[k + 1 :]:
             if after.kind in ("player", "ambiguous", "stranger"):
                 break
             if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
                 return
             cards = cards or after.kind in ("rank", "card")
+            stays = stays or fold(after.text).startswith("оста")
         else:
             return
-        if cards:
+        joined = k > 0 and self.toks[k - 1].kind in ("rank", "card", "suit-after") and self.current is not None
+        if cards and (stays or not joined):  # «демьяну валет с десяткой, прохору король»: one hand
             self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
             self.clause = len(self.groups)
 

@@ -61,7 +61,7 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
     for k, tok in enumerate(toks):
         near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
-            out[k] = Tok("win", tok.text)
+            out[k] = Tok("win", tok.text, played=True)
     return out
 
 

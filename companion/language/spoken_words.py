@@ -126,6 +126,7 @@ class Tok:
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
     plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
+    played: bool = False  # a play verb said with «последней»: «Тома даму червей последней кинула» (a win)
     guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 

@@ -91,3 +91,23 @@ def test_the_same_hand_named_again_after_a_correction() -> None:
     r = parse("леся вышла на десятке бубей у захара туз у нонны семерка не погоди у нонны восьмерка а у вени король",
               ["Олеся", "Захар", "Нонна", "Вениамин"], IGRAFAN)
     assert hands(r) == {"Захар": ["A"], "Нонна": ["8"], "Вениамин": ["K"]} and r.exact
+
+
+TOMA = ["Тамара", "Эмиль", "Ирина", "Демьян", "Прохор"]
+
+
+def test_a_card_right_after_the_name_played_last_is_the_finishing_card() -> None:
+    r = parse("томка даму червей последней кинула и вышла эмилю дама осталась ире туз демьяну валет с десяткой "
+              "прохору король", TOMA, IGRAFAN)
+    assert (r.winner, r.finishing_card) == ("Тамара", "Q♥")
+    assert hands(r) == {"Эмиль": ["Q"], "Ирина": ["A"], "Демьян": ["10", "J"], "Прохор": ["K"]} and r.exact
+
+
+def test_a_hand_said_with_u_then_played_last_is_not_the_finishing_card() -> None:
+    r = parse("у томки дама червей последней кинула и вышла ира у эмиля дама", TOMA, IGRAFAN)
+    assert r.finishing_card != "Q♥" and not r.exact
+
+
+def test_a_card_with_another_after_it_is_one_hand_unless_someone_stayed_with_it() -> None:
+    r = parse("тома вышла на даме червей у иры туз валет с десяткой остался прохор", TOMA, IGRAFAN)
+    assert hands(r)["Прохор"] == ["10"] and not r.exact
