@@ -20,7 +20,7 @@ from companion.language.settle import (
     plural_question,
     size_question,
 )
-from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
+from companion.language.spoken_words import CARD_NOUNS, HESITATIONS, Tok, numeral
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
@@ -186,8 +186,10 @@ class Checks(Corrections):
 
     def right_after(self, group: Group, player: str) -> bool:
         """«Тома даму червей …»: the card said right after the name (not «у Томы дама червей», a hand)."""
-        at = group.said_at
-        return self.toks[at - 1].player == player and (at < 2 or fold(self.toks[at - 2].text) not in _WITH_U)
+        at = group.said_at - 1
+        while at > 0 and (self.toks[at].kind == "pause" or fold(self.toks[at].text) in HESITATIONS):  # «Тома, ну,»
+            at -= 1
+        return self.toks[at].player == player and (at < 1 or fold(self.toks[at - 1].text) not in _WITH_U)
 
     def note_together(self, player: str, k: int) -> None:
         """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""

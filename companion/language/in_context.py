@@ -47,7 +47,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    out = _plays_by_place(_speaker_by_place(out))
+    out = _covers_by_place(_plays_by_place(_speaker_by_place(out)))
     return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
 
 
@@ -62,6 +62,25 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
         near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
             out[k] = Tok("win", tok.text, played=True)
+    return out
+
+
+_BY_CARD = ("ой", "ом", "ем", "ём", "ею", "ою")  # «десяткой», «тузом», «королём»
+
+
+def _covers_by_place(toks: list[Tok]) -> list[Tok]:
+    """«положил шестёрку и закрыл её десяткой бубей, вышел»: a win word right before a card in the instrumental,
+    after a card played in the same sentence, covers that card (a play); who went out is said after."""
+    out = list(toks)
+    played = False
+    for k, tok in enumerate(toks):
+        if tok.kind in ("player", "ambiguous", "stranger", "end"):
+            played = False
+        played = played or tok.kind == "play"
+        nxt = next((t for t in toks[k + 1 :] if t.kind != "filler"), None)
+        if (played and tok.kind == "win" and nxt is not None and nxt.kind in ("rank", "card")
+                and fold(nxt.text).endswith(_BY_CARD) and any(t.kind == "win" for t in toks[k + 1 :])):
+            out[k] = Tok("play", tok.text)
     return out
 
 

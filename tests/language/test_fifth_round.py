@@ -111,3 +111,10 @@ def test_a_hand_said_with_u_then_played_last_is_not_the_finishing_card() -> None
 def test_a_card_with_another_after_it_is_one_hand_unless_someone_stayed_with_it() -> None:
     r = parse("тома вышла на даме червей у иры туз валет с десяткой остался прохор", TOMA, IGRAFAN)
     assert hands(r)["Прохор"] == ["10"] and not r.exact
+
+
+def test_a_card_closed_by_another_then_went_out_lies_on_the_table() -> None:
+    r = parse("кузя положил шестерку и закрыл ее десяткой бубей вышел значит у эли дама пик и все у демьяна туз и семь",
+              ["Кузьма", "Эльвира", "Демьян"], IGRAFAN)
+    assert (r.winner, r.finishing_card) == ("Кузьма", "10♦")
+    assert hands(r) == {"Эльвира": ["Q♠"], "Демьян": ["7", "A"]} and r.exact
