@@ -128,16 +128,16 @@ class Checks(Corrections):
             self.doubts.append(self.correction)
             self.unclear.append(heir.owner)
 
-    def summed_up(self, rank: Rank, how_many: int, k: int) -> list[Suit | None]:
+    def summed_up(self, rank: Rank, how_many: int, k: int, counted: bool) -> list[Suit | None]:
         """«туз и туз, ну, два туза»: a count said after cards of its rank in the same hand, without «ещё», sums
         them up. The same cards when the numbers agree (they go, their suits kept for the new group); asked when
-        they do not. The suits the counted group starts with."""
-        if how_many < 2 or self.negating:  # «дама, нет, одна дама»: a correction (`recounted`)
-            return [None] * how_many
-        earlier = [g for g in self.groups[self.clause :] if not g.dropped and not g.finishing and g.rank is rank
-                   and self.current is not None and (g.owner, g.stranger) == (self.current, self.stranger)]
-        between = self.toks[earlier[-1].said_at : k] if earlier else []
-        if not earlier or any(fold(t.text) in _ANOTHER | {"плюс"} or t.kind in ("correct", "not") for t in between):
+        they do not; so are cards of its rank said after it («два туза, ну, туз и туз»). The suits the group
+        starts with."""
+        earlier = self.same_rank_said(rank, k)
+        if not counted and any(g.counted for g in earlier):
+            self.doubts.append(self.toks[k].text)
+            self.unclear.append(self.current)
+        if not counted or how_many < 2 or self.negating or not earlier:  # «дама, нет, одна дама»: `recounted`
             return [None] * how_many
         suits = [s for g in earlier for s in g.suits]
         if len(suits) != how_many:  # «туз, ну, три туза»: one more, or three in all? asked
@@ -147,6 +147,17 @@ class Checks(Corrections):
         for g in earlier:
             g.dropped = True
         return suits
+
+    def same_rank_said(self, rank: Rank, k: int) -> list[Group]:
+        """The cards of `rank` said in the hand being said, unless «ещё» or a correction came since."""
+        if self.current is None:
+            return []
+        earlier = [g for g in self.groups[self.clause :] if not g.dropped and not g.finishing and g.rank is rank
+                   and (g.owner, g.stranger) == (self.current, self.stranger)]
+        between = self.toks[earlier[-1].said_at : k] if earlier else []
+        if any(fold(t.text) in _ANOTHER | {"плюс"} or t.kind in ("correct", "not") for t in between):
+            return []
+        return earlier
 
     def recounted(self, heir: Group, group: Group) -> list[Group]:
         """The other cards of the corrected hand said since its name; a count said in the correction counts every

@@ -228,7 +228,7 @@ class _Reader(Suits, Checks):
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)
-        suits = self.summed_up(tok.rank, how_many, k) if counted else [None] * how_many
+        suits = self.summed_up(tok.rank, how_many, k, counted)
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
             self.unreplaced = self.replace if self.replace is not None and self.replace.words else None

@@ -56,12 +56,17 @@ _LAST = ("последн", "last")  # «последней картой», «п�
 
 def _plays_by_place(toks: list[Tok]) -> list[Tok]:
     """«последней картой положила девятку», «скинула последнюю даму»: a card played said to be the last one is the
-    card the player went out on, as «вышла на девятке» says."""
+    card the player went out on, as «вышла на девятке» says; so is a card played and then «вышла» («Тома даму червей
+    кинула и вышла»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
         near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
             out[k] = Tok("win", tok.text, played=True)
+        nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)
+        if tok.kind == "play" and nxt is not None and nxt.kind == "win":  # «даму червей кинула и вышла»
+            out[k] = Tok("filler", tok.text)
+            out[toks.index(nxt, k + 1)] = Tok("win", nxt.text, played=True)
     return out
 
 

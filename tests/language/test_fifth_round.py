@@ -118,3 +118,20 @@ def test_a_card_closed_by_another_then_went_out_lies_on_the_table() -> None:
               ["Кузьма", "Эльвира", "Демьян"], IGRAFAN)
     assert (r.winner, r.finishing_card) == ("Кузьма", "10♦")
     assert hands(r) == {"Эльвира": ["Q♠"], "Демьян": ["7", "A"]} and r.exact
+
+
+def test_cards_of_a_rank_said_after_its_count_are_asked() -> None:
+    for text in ("тома вышла на даме червей у иры два туза ну туз и туз у эмиля король",
+                 "тома вышла на даме червей у иры два туза туз пик и туз червей у эмиля король"):
+        r = parse(text, TOMA, IGRAFAN)
+        assert "Ирина" not in r.hands and not r.exact, text
+    r = parse("тома вышла на даме червей у иры два туза и ещё туз у эмиля король", TOMA, IGRAFAN)
+    assert hands(r)["Ирина"] == ["A", "A", "A"]
+
+
+def test_a_card_played_and_then_went_out_is_the_finishing_card() -> None:
+    for text in ("томка даму червей кинула и вышла эмилю дама осталась ире туз",
+                 "томка даму червей скинула вышла эмилю дама осталась ире туз"):
+        r = parse(text, TOMA, IGRAFAN)
+        assert (r.winner, r.finishing_card) == ("Тамара", "Q♥"), text
+        assert hands(r) == {"Эмиль": ["Q"], "Ирина": ["A"]}, text
