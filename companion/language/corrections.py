@@ -104,6 +104,9 @@ class Corrections:
             self.named_winner = None
         if self.replace is not None and (self.replace.owner, self.replace.stranger) == (player, None):
             self.moved_from = (player, None)  # the same hand named again: nothing moves
+            if len([g for g in self.groups if g.owner == player and not g.dropped and not g.finishing]) > 1:
+                self.doubts.append(self.correction or player)  # «семёрка и дама, нет, у Нонны восьмёрка»: which?
+                self.unclear.append(player)
         elif self.replace is not None:
             if self.moved is not self.replace:  # «у Лизы валет, нет, у Арины, у Марка»: still Лиза's that moved
                 self.moved_from = (self.replace.owner, self.replace.stranger)

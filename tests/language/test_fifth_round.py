@@ -135,3 +135,9 @@ def test_a_card_played_and_then_went_out_is_the_finishing_card() -> None:
         r = parse(text, TOMA, IGRAFAN)
         assert (r.winner, r.finishing_card) == ("Тамара", "Q♥"), text
         assert hands(r) == {"Эмиль": ["Q"], "Ирина": ["A"]}, text
+
+
+def test_the_same_hand_named_again_after_several_cards_is_asked() -> None:
+    r = parse("леся вышла на десятке бубей у нонны семерка и дама нет у нонны восьмерка у захара туз",
+              ["Олеся", "Захар", "Нонна"], IGRAFAN)
+    assert "Нонна" not in r.hands and not r.exact
