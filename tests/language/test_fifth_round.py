@@ -71,6 +71,9 @@ def test_talk_about_the_penalty_draw_is_nothing() -> None:
     r = parse("егорка вышел на семерке пик демьяну пришлось взять две так что у него два туза бубновый и трефовый "
               "у камилы валет", ["Егор", "Демьян", "Камила"], IGRAFAN)
     assert hands(r) == {"Демьян": ["A♣", "A♦"], "Камила": ["J"]} and r.exact and r.unrecognised == []
+    r = parse("ты пишешь да так ребята егор вышел на семерке пик у демьяна туз у камилы валет запиши пожалуйста",
+              ["Егор", "Демьян", "Камила"], IGRAFAN)
+    assert hands(r) == {"Демьян": ["A"], "Камила": ["J"]} and r.exact and r.unrecognised == []
 
 
 def test_a_hand_not_remembered_is_not_given() -> None:
