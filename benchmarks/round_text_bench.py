@@ -13,6 +13,10 @@ unrecognised words and, where the case says `ready`, the same readiness.
   blind once, then read and tuned on: tuning material now;
 - spoken_dev3.toml: issue 21's second blind set (was spoken_heldout2.toml), scored
   blind once (65.0 % on ac8e204), then read and tuned on: tuning material now;
+- spoken_dev4.toml: issue 21's third blind set (was spoken_heldout3.toml), scored
+  blind once (81.2 % on 7a9978e, 2 wrongly ready), then read and tuned on: tuning material now;
+- spoken_dev5.toml: issue 21's fourth blind set (was spoken_heldout4.toml), scored
+  blind once (68.8 % on 0238463, 1 wrongly ready), then read and tuned on: tuning material now;
 - spoken_heldout*.toml, whichever are there: blind sets written by another
   helper, never read while tuning. Every case of such a file is scored as held
   out whatever its `split`, and `--show-failures` names only the ids of its
@@ -43,7 +47,8 @@ from companion.core.rules import get_ruleset  # noqa: E402
 from companion.language.dictation import Slot, parse  # noqa: E402
 
 SETS = Path(__file__).parent / "round_text_eval"
-DEV_SETS = ("cases.toml", "spoken_dev.toml", "spoken_dev2.toml", "spoken_dev3.toml")
+DEV_SETS = ("cases.toml", "spoken_dev.toml", "spoken_dev2.toml", "spoken_dev3.toml", "spoken_dev4.toml",
+            "spoken_dev5.toml")
 HELD_OUT = "spoken_heldout*.toml"  # blind sets: scored, never shown
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards
 VOICE_TAPS = 3  # the field, the keyboard's microphone, save

@@ -18,9 +18,13 @@ from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
 ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+_MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+_WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
+_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Group:
     dropped: bool = False
     said_at: int = -1  # index of the token that said it
     open_count: bool = False  # «короли»: a plural rank said without a number; suits listed after it count
+    counted: bool = False  # said with its number («одна дама», «две десятки»)
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""
@@ -69,6 +74,7 @@ class Corrections:
     moved: Group | None
     moved_from: tuple[str | None, int | None]
     doubts: list[str]
+    unclear: list[str | None]
     clause: int
     paused: bool
 
@@ -89,14 +95,21 @@ class Corrections:
 
     def take_place_of_last_name(self, player: str) -> None:
         """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
-        Димы» gives the ace to Дима (and a card said now still replaces it)."""
+        Димы» gives the ace to Дима (and a card said now still replaces it); «у Нонны семёрка, нет, у Нонны
+        восьмёрка» names the same hand again: nothing moves."""
         if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
             self.result.winner = self.named_winner = player
             self.want_finish = self.result.finishing is None
         else:
             self.named_winner = None
-        if self.replace is not None:
-            self.moved_from = (self.replace.owner, self.replace.stranger)
+        if self.replace is not None and (self.replace.owner, self.replace.stranger) == (player, None):
+            self.moved_from = (player, None)  # the same hand named again: nothing moves
+            if len([g for g in self.groups if g.owner == player and not g.dropped and not g.finishing]) > 1:
+                self.doubts.append(self.correction or player)  # «семёрка и дама, нет, у Нонны восьмёрка»: which?
+                self.unclear.append(player)
+        elif self.replace is not None:
+            if self.moved is not self.replace:  # «у Лизы валет, нет, у Арины, у Марка»: still Лиза's that moved
+                self.moved_from = (self.replace.owner, self.replace.stranger)
             self.replace.owner, self.replace.stranger = player, None
             self.moved = self.replace
         self.retract, self.negating = False, False
@@ -152,19 +165,42 @@ class Corrections:
         return True
 
     def on_correct(self, tok: Tok, k: int) -> None:
-        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
+        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said. «перепутал»
+        and then a name: hands mixed up, which of them? asked."""
         self.correction = tok.text
+        nxt = self.next(k, SKIPPED)
+        if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
+            self.doubts.append(tok.text)
+            self.unclear.append(EVERY_HAND)
         if self.last is not None and not self.last.dropped:
             self.replace = self.last
         elif self.replace is None:
             self.retract = True
 
+    def forgotten(self, j: int) -> None:
+        """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
+        words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
+        about the suit (left open)."""
+        what = next((t for t in self.toks[j + 1 :] if t.kind != "pause"), None)
+        if self.current is None or what is None or fold(what.text) not in _WHAT:
+            return
+        self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
+        self.unclear.append(self.current)
+        for i in range(j + 1, len(self.toks)):
+            if self.toks[i].kind not in _ABOUT_IT:
+                break
+            self.consumed.add(i)
+
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
         after = self.after(k)  # «не, ну, помню»
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+            self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
+        if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
+            self.doubts.append(f"{tok.text} {after.text}")
+            self.unclear.append(self.last.owner if self.last is not None else None)
         if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
             self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
             self.on_correct(tok, k)
@@ -194,6 +230,8 @@ class Corrections:
     def said_again(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
         """A card said again: with its suit now, with the same suit, or summing the hand up after «только»."""
         if self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k):
+            if self.replace is not None and self.replace is self.last:  # «дама пик, нет, у Кати дама пик»: Катя's
+                self.replace = None
             return True
         if self.only(tok, suit, how_many, k):
             return True
@@ -219,6 +257,7 @@ class Corrections:
         said_before, first_before = self.before(k), self.before(last.said_at) if last is not None else None
         said_alike = (  # «на даме на даме червей», «на даме, ну, на даме червей»: the same words again
             said_before is not None and first_before is not None and fold(said_before.text) == fold(first_before.text)
+            and said_before.kind not in CARDS  # «туз туз туз»: three aces, not one said again
         )
         if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1:
             return False

@@ -26,7 +26,7 @@ from companion.core.cards import Suit
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
-from companion.language.corrections import SKIPPED, Group
+from companion.language.corrections import EVERY_HAND, SKIPPED, Group
 from companion.language.in_context import tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
@@ -63,6 +63,7 @@ class _Reader(Suits, Checks):
     paused: bool = False  # a comma or a colon since `last`
     clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
     restated: Group | None = None  # «король, нет, король у Веры»: said again, and a name may follow to take it
+    restated_was: list[Suit | None] = field(default_factory=list)  # …the suits it had before
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
@@ -74,6 +75,8 @@ class _Reader(Suits, Checks):
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
     moved_from: tuple[str | None, int | None] = (None, None)  # …and whose they were
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+    unclear: list[str | None] = field(default_factory=list)  # …and the hands they leave unclear: not given
+    unreplaced: Group | None = None  # «не девятка» and nothing said in its place yet
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
@@ -108,6 +111,9 @@ class _Reader(Suits, Checks):
         self.on_end(Tok("end", ""), len(self.toks))
         if self.win_pending and self.fallback is not None and self.result.winner is None:
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
+        elif self.win_pending and self.result.winner is not None:  # «…, ой, вышла Вера»: a second winner? asked
+            self.doubts.append(self.correction or "вышла")
+            self.unclear += [self.in_sentence, self.moved_from[0]]
 
     # -- names ------------------------------------------------------------------
 
@@ -125,9 +131,7 @@ class _Reader(Suits, Checks):
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
-        if self.restated is not None and self.restated is self.last and not self.paused:
-            self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
-            self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
+        if self.takes_restated(tok.player):
             return
         again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
         self.replace, self.negating, self.last = None, False, None
@@ -145,6 +149,18 @@ class _Reader(Suits, Checks):
         self.named_winner = None
         if self.win_pending:
             self.become_winner(tok, tok.player, k)
+
+    def takes_restated(self, player: str) -> bool:
+        """«король, нет, король у Веры»: the card said again goes to the name right after it; not another suit of
+        it («король пик, погоди, король треф»: the suit corrected, still that hand's)."""
+        group = self.restated
+        if group is None or group is not self.last or self.paused:
+            return False
+        if not all(a is None or b is None or a == b for a, b in zip(self.restated_was, group.suits, strict=False)):
+            return False
+        group.owner, self.restated = player, None
+        self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, player, True, None
+        return True
 
     def become_winner(self, tok: Tok, player: str, k: int) -> None:
         """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
@@ -189,7 +205,7 @@ class _Reader(Suits, Checks):
             self.want_finish = self.win_pending = False
         elif self.result.winner is not None and self.in_sentence == self.result.winner:
             pass  # «Юля вышла семёркой бубей, вышла»: said again
-        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence):
+        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence, tok.played):
             pass  # «Аня семёркой треф вышла»
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
@@ -212,22 +228,25 @@ class _Reader(Suits, Checks):
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)
+        suits = self.summed_up(tok.rank, how_many, k, counted)
         if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
+            self.unreplaced = self.replace if self.replace is not None and self.replace.words else None
         elif not self.said_again(tok, suit, how_many, k):
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k, open_count=open_count))
+            self.add(Group(tok.rank, [suit or said for said in suits], [*words, tok.text], said_at=k,
+                           open_count=open_count, counted=counted))
 
     def add(self, group: Group) -> None:
-        heir, self.replace = self.replace, None
+        heir, self.replace, self.unreplaced = self.replace, None, None
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
-        self.moved = None
+            self.unclear.append(self.moved_from[0])
+        moved, self.moved = heir is not None and heir is self.moved, None
         if self.play is not None:
             self.played.append((self.play, group))
             self.play = None
         self.reach(heir, group)
-        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
-        self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
+        self.note_restated(heir, group, moved)
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
@@ -236,21 +255,31 @@ class _Reader(Suits, Checks):
                 group.owner, self.want_finish, self.current = self.result.winner, False, None
             if heir in self.orphans:
                 self.orphans[self.orphans.index(heir)] = group
-        elif self.want_finish and len(group.suits) == 1:
+        elif (self.want_finish or self.late_finish(group)) and len(group.suits) == 1:
             group.owner, group.finishing, self.want_finish = self.result.winner, True, False
             self.current = None  # the winner holds no cards: what follows is someone else's
         elif self.current is None and self.stranger is None:
             self.orphans.append(group)
         else:
             group.owner, group.stranger = self.current, self.stranger
+            self.hand_said_again(group)
         self.groups.append(group)
         self.share(group)
         self.listed, self.last, self.paused = True, group, False
+
+    def note_restated(self, heir: Group | None, group: Group, moved: bool) -> None:
+        """«король, нет, король …»: the card said again after a correction; a name right after may take it (not
+        when the correction moved it to a name already: «у Ули король, нет, у Инны король»)."""
+        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        self.restated = group if said_again and heir is not None and not heir.finishing and not moved else None
+        self.restated_was = list(heir.suits) if heir is not None else []
 
     # -- counts and corrections ---------------------------------------------------------
 
     def on_count(self, tok: Tok, k: int) -> None:
         nxt = self.after(k)  # «два, э, туза»
+        if self.hand_size_said(tok, nxt):  # «у Веры две: десятка и девятка»
+            return
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
             self.negating = False
             if self.last is not None and len(self.last.suits) == tok.count:
@@ -272,10 +301,12 @@ class _Reader(Suits, Checks):
 
     def on_end(self, tok: Tok, k: int) -> None:
         self.dangling()
+        self.name_left_alone(k)
         if self.negating:
             self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
         if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
             self.doubts.append(self.correction)  # «у Бори король, нет.»: no what?
+            self.several_unclear(self.replace.owner)
         self.clause = len(self.groups)
         for group in self.orphans:  # cards nobody was named for, in a sentence that is over
             self.result.unrecognised.extend(group.words)
@@ -290,9 +321,30 @@ class _Reader(Suits, Checks):
         self.last = None  # "7?": said without a suit on purpose
 
     def on_unknown(self, tok: Tok, k: int) -> None:
+        """A word read as nothing: not understood. Where a name could stand, after a hand and before cards
+        («туз и девятка, толику король», «а петрович с тузом остался»), it may be somebody's name: the cards after
+        it go with it into the question, never to the player named before."""
+        nxt = self.next(k, SKIPPED)
+        if self.listed and nxt is not None and nxt.kind in ("rank", "card", "count", "suit-before"):
+            self.on_stranger(Tok("stranger", tok.text), k)
+            return
         self.result.unrecognised.append(tok.text)
 
     def dangling(self) -> None:
+        """Words left waiting when a name or the end of a sentence comes: «две …», «пиковый …»; «десятка, девятка и
+        восьмёрка, нет, не девятка»: the nine dropped, or another card meant? asked, and that hand not given."""
+        gone, self.unreplaced = self.unreplaced, None
+        if gone is not None and self.replace is gone and self.several_unclear(gone.owner):
+            self.doubts.append(self.correction or "не")
+
+    def several_unclear(self, owner: str | None) -> bool:
+        """A correction of unclear reach after several cards of a hand said since its name: which of them does it
+        take back? That hand is not given (asked); after one card («у Бори король, нет, не король») it is clear."""
+        said = [g for g in self.groups[self.clause :] if g.owner == owner and not g.finishing and g.said_at >= 0]
+        if owner is None or len(said) < 2:
+            return False
+        self.unclear.append(owner)
+        return True
         for pending in (self.suit_before, self.count):
             if pending is not None:
                 self.result.unrecognised.append(pending[1])
@@ -305,6 +357,8 @@ class _Reader(Suits, Checks):
         self.unplayed()
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
+                continue
+            if (group.owner in self.unclear or EVERY_HAND in self.unclear) and not group.finishing:
                 continue
             for suit in group.suits:
                 slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))

@@ -1,7 +1,8 @@
 """The words of a round read where they stand (issue 21): what a word is can depend on its neighbours.
 
 `tokens` reads each word alone (`spoken_words.classify`), then by its place: the one
-who dictates («у меня», «я вышла») is somebody to ask about; a word where only a name
+who dictates («у меня», «я вышла») is somebody to ask about; a card played «последней картой» is the card
+the player went out on; a word where only a name
 can stand («у Пети», «Фая вышла») is a player's pet name by its root or a name of
 nobody; a dictionary word one letter off a suit right after a rank is that suit («на
 девятке пек»); a lower-case «в», «к» among cards is a rank letter.
@@ -21,6 +22,7 @@ from companion.language.spoken_words import (
     card_word_typo,
     classify,
     player_token,
+    suit_word_typo,
 )
 
 
@@ -45,7 +47,46 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    return _letters_by_place(_suits_by_place(_names_by_place(_speaker_by_place(out), names, morphology)))
+    out = _covers_by_place(_plays_by_place(_speaker_by_place(out)))
+    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+
+
+_LAST = ("последн", "last")  # «последней картой», «последнюю», "last card"
+
+
+def _plays_by_place(toks: list[Tok]) -> list[Tok]:
+    """«последней картой положила девятку», «скинула последнюю даму»: a card played said to be the last one is the
+    card the player went out on, as «вышла на девятке» says; so is a card played and then «вышла» («Тома даму червей
+    кинула и вышла»)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
+        if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
+            out[k] = Tok("win", tok.text, played=True)
+        nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)
+        if tok.kind == "play" and nxt is not None and nxt.kind == "win":  # «даму червей кинула и вышла»
+            out[k] = Tok("filler", tok.text)
+            out[toks.index(nxt, k + 1)] = Tok("win", nxt.text, played=True)
+    return out
+
+
+_BY_CARD = ("ой", "ом", "ем", "ём", "ею", "ою")  # «десяткой», «тузом», «королём»
+
+
+def _covers_by_place(toks: list[Tok]) -> list[Tok]:
+    """«положил шестёрку и закрыл её десяткой бубей, вышел»: a win word right before a card in the instrumental,
+    after a card played in the same sentence, covers that card (a play); who went out is said after."""
+    out = list(toks)
+    played = False
+    for k, tok in enumerate(toks):
+        if tok.kind in ("player", "ambiguous", "stranger", "end"):
+            played = False
+        played = played or tok.kind == "play"
+        nxt = next((t for t in toks[k + 1 :] if t.kind != "filler"), None)
+        if (played and tok.kind == "win" and nxt is not None and nxt.kind in ("rank", "card")
+                and fold(nxt.text).endswith(_BY_CARD) and any(t.kind == "win" for t in toks[k + 1 :])):
+            out[k] = Tok("play", tok.text)
+    return out
 
 
 _NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
@@ -89,6 +130,8 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
         if tok.kind not in ("unknown", "stranger") or k == 0 or toks[k - 1].kind != "rank" or toks[k - 1].suit:
             continue
         typo = card_word_typo(fold(tok.text))
+        if typo is None or typo.suit is None:
+            typo = suit_word_typo(fold(tok.text))  # «трев»: as near to «трех», but a suit is awaited here
         if typo is not None and typo.suit is not None and not typo.adjective:
             out[k] = card_word_token(tok.text, typo)
     return out
@@ -97,6 +140,7 @@ def _suits_by_place(toks: list[Tok]) -> list[Tok]:
 _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
+_GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
 _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
 
 
@@ -110,7 +154,9 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+        if nxt is not None and nxt.kind == "suit-after" and fold(nxt.text).endswith(_GOVERNED_SUIT):
+            out[k] = Tok("filler", tok.text)  # «десятка в червях»: the preposition, the suit governed
+        elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
         elif fold(nxt.text) not in _GOVERNED:
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed

@@ -30,7 +30,8 @@ _MIN_TYPO_LENGTH = 4
 _POSSESSIVE = re.compile(r"(.{2,}?)(ин|ын|ов|ев)(а|о|ы|у|ой|ых|ым|ыми|ого|ому|ую|ом|ых)?")  # Борин, Глебов
 # What a pet name adds to the beginning of a full name, longest first: Сём|а (Семён), Рост|ик (Ростислав),
 # Арка|ша (Аркадий), Ол|юшка (Ольга), Гавр|юша (Гавриил).
-_PET_SUFFIXES = ("юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
+_PET_SUFFIXES = ("унчик", "юнчик", "усик", "юсик",
+                 "юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
                  "юха", "ик", "ок", "ек", "ка", "ша", "ня", "ся", "я", "а")
 # «у Миры», «Гаврюше», «у Робика», «с Робиком»: back to «Мира», «Гаврюша», «Робик»
 _CASE_ENDINGS = ("ой", "ей", "ом", "ем", "ы", "и", "е", "у", "ю", "а", "я")
@@ -54,6 +55,7 @@ def _stem(name: str) -> str:
 
 
 _DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк")  # Полинка, Олеська, Зоечка, Егорушка
+_PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун")  # of a pet name: Слав|ик, Слав|ун
 
 
 def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -63,6 +65,11 @@ def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
         stems.append((form[:-1] + "й", ("к",)))
     return stems
+
+
+def _soft(form: str) -> bool:
+    """A name in a vowel and «я» (Фая, Рая, Зоя): its short stem takes the case endings («у фаи», «зое»)."""
+    return len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя"
 
 
 def _nominatives(low: str) -> list[str]:
@@ -92,6 +99,15 @@ def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
                for suffix in suffixes)
 
 
+_INITIAL = re.compile(r"(\S+) \w{1,2}\.?")  # «Дамир С.», «Зарина Р»: a first name and an initial
+
+
+def _first_name(player: str) -> str:
+    """«Дамир С.» → «Дамир»: the name said alone fits every player of that first name (then asked)."""
+    found = _INITIAL.fullmatch(player)
+    return found.group(1) if found else player
+
+
 class PlayerNames:
     """Finds the players a word names: «Бориса», «Ане», «у федора», "Anna's", «Катюхе»."""
 
@@ -101,10 +117,10 @@ class PlayerNames:
         self.own = {fold(p): p for p in players}
         self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
         for player in players:
-            own = fold(player)
-            for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
-                for form in group | {own}:
-                    self.forms.setdefault(form, set()).add(player)
+            for own in {fold(player), _first_name(fold(player))}:
+                for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                    for form in group | {own}:
+                        self.forms.setdefault(form, set()).add(player)
         self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
 
     def _candidates(self, word: str) -> list[str]:
@@ -125,9 +141,10 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр
             return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        if found:
-            return self._ordered(found)
         said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
+        if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too
+            kin = [p for p in self._diminutive_of_pet(candidates[0]) if not said or said & set(self.genders(p))]
+            return self._ordered(found | set(kin))
         by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
         return tuple(by_ending) or self._possessive(candidates[0])  # …so not Киря's (Кирилл)
 
@@ -140,7 +157,8 @@ class PlayerNames:
                 continue
             for stem, suffixes in _stems(form):
                 if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix
-                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and form in self.own))
+                    bare = form in self.own or _soft(form)  # «у Фаи»
+                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and bare))
                 if len(stem) < 2 or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
                     continue
                 if len(stem) > best:
@@ -148,6 +166,17 @@ class PlayerNames:
                 elif len(stem) == best:
                     found |= players
         return self._ordered(found)
+
+    def _diminutive_of_pet(self, low: str) -> set[str]:
+        """The players one of whose pet names the word is a diminutive of: «Славику» of «Слава», «Юльке» of «Юля»."""
+        found: set[str] = set()
+        for form, players in self.forms.items():
+            stem = _stem(form)
+            if " " not in form and len(stem) >= 3 and low.startswith(stem) and stem != form:
+                rest = low[len(stem):]
+                if any(rest.startswith(x) and rest[len(x):] in _ENDINGS for x in _PET_DIMINUTIVE):
+                    found |= players
+        return found
 
     def _possessive(self, low: str) -> tuple[str, ...]:
         """«Борины карты», «Димина дама», «Глебовы»: a possessive adjective of a player's name (never a dictionary
@@ -180,7 +209,7 @@ class PlayerNames:
         return self._ordered(found)
 
     def own_names(self) -> list[tuple[str, str]]:
-        return [(p, fold(p)) for p in self.players if " " not in p]
+        return [(p, _first_name(fold(p))) for p in self.players if " " not in _first_name(p)]
 
     def genders(self, player: str) -> tuple[str | None, ...]:
         """The genders of the player's name read as itself («Станислава»: femn, not Станислав's genitive)."""

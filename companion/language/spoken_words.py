@@ -49,20 +49,24 @@ COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
 _WIN_LEMMAS = _words(
     "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить отстреляться освободиться "
+    "избавиться "
     "уйти уходить "
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
-_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать")
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной")
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
-_PLAY_LEMMAS = _words("скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить")
+_PLAY_LEMMAS = _words(
+    "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
+    "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
+)
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
 CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
-    "нет нету вернее точнее ой ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала спутал спутала "
-    "путаю пардон извини извините сорри no sorry oops actually"
+    "нет нету вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала "
+    "спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
@@ -78,11 +82,12 @@ FILLERS = _words(
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
     ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
-    досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
+    досталась достался достались кроме теперь итоге помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
-    хорошо блин кстати набраться накопиться скопиться собраться остаться оставаться иметься лежать
+    хорошо блин кстати сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
-    кон раунд партия игра круг чисто хотя штука другой второй третий
+    кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
+    пожалуйста уже ребята народ вообще бы пацаны
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -121,6 +126,7 @@ class Tok:
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
     plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
+    played: bool = False  # a play verb said with «последней»: «Тома даму червей последней кинула» (a win)
     guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 
@@ -269,6 +275,20 @@ def card_word_typo(low: str) -> CardWord | None:
     if not forms or len({(w.rank, w.suit) for w in forms}) != 1:
         return None
     return min(forms, key=lambda w: not w.adjective)  # «пиквой»: пиковой
+
+
+@lru_cache(maxsize=1024)
+def suit_word_typo(low: str) -> CardWord | None:
+    """The suit word one letter away from `low` where a suit is awaited («трев»: треф, though «трех» is as near),
+    if exactly one suit is."""
+    if len(low) < TYPO_MIN_LENGTH or low.isascii():
+        return None
+    near = process.extract(_hard(low), list(_vocabulary()), scorer=Levenshtein.distance, score_cutoff=1, limit=12)
+    forms = [word_forms()[form] for hard, _, _ in near for form in _vocabulary()[hard] if hard[0] == low[0]]
+    suits = [w for w in forms if w.suit is not None and w.rank is None and not w.adjective]
+    if len({w.suit for w in suits}) != 1:
+        return None
+    return suits[0]
 
 
 def numeral(tok: Tok) -> int | None:

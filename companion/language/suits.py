@@ -15,6 +15,7 @@ from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
 _BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
+_ALL = frozenset({"все", "all"})  # «туз, король и дама, все пики»
 
 # Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
 # adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
@@ -99,14 +100,17 @@ class Suits(Corrections):
 
     def both(self, tok: Tok, k: int) -> bool:
         """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
-        hand, both without a suit, take it; anything else after «обе» is not read."""
+        hand, both without a suit, take it (also with «обе» after the suit: «девятка и десятка червей обе»); after
+        «все» every card of the hand said since its name; anything else with «обе», «все» is not read."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")
-                       or fold(t.text) in _BOTH), None)  # «обе, вот, черви»
-        if before is None or fold(before.text) not in _BOTH:
+                       or fold(t.text) in _BOTH | _ALL), None)  # «обе, вот, черви»
+        after = self.toks[k + 1] if k + 1 < len(self.toks) else None
+        if after is not None and fold(after.text) in _BOTH:  # «девятка и десятка червей обе» («всё» after: the end)
+            before = after
+        if before is None or fold(before.text) not in _BOTH | _ALL:
             return False
         assert tok.suit is not None
-        open_cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
-                      for i in reversed(range(len(g.suits)))][:2]
+        open_cards = self.cards_said_last(every=fold(before.text) in _ALL)
         if len(open_cards) < 2 or any(g.suits[i] is not None for g, i in open_cards) or len(
                 {(g.owner, g.stranger) for g, _ in open_cards}) != 1:
             self.result.unrecognised.append(before.text)
@@ -116,6 +120,16 @@ class Suits(Corrections):
             group.words.append(tok.text)
         self.paused = False
         return True
+
+    def cards_said_last(self, every: bool) -> list[tuple[Group, int]]:
+        """The two cards said last («обе»), or every card of the last hand said since its name («все»)."""
+        cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
+                 for i in reversed(range(len(g.suits)))]
+        if not every:
+            return cards[:2]
+        last = cards[0][0] if cards else None  # «туз, король и дама, все пики»
+        return [(g, i) for g, i in cards if last is not None and g in self.groups[self.clause :]
+                and (g.owner, g.stranger) == (last.owner, last.stranger)]
 
     def own_suit_follows(self, card: Tok, k: int) -> bool:
         """The card after the suit word at `k` is said with a suit of its own right after it."""
