@@ -12,6 +12,7 @@ For 10, 100 and 300 rounds at the largest table a rule set allows:
    with the ETag it got (304).
 
 Run: python benchmarks/pdf_bench.py [--repeat 3] [--runs 3] [--sizes 10,100,300]
+     python benchmarks/pdf_bench.py --calls    # Python function calls of one render per side: a steady measure
      python benchmarks/pdf_bench.py --depths   # why a render gets room on the stack (companion.pdf.with_stack_room)
 
 `--depths`: the same 10-round sheet's HTML rendered (WeasyPrint only) when entered at
@@ -160,6 +161,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs (their min and median are shown)")
     parser.add_argument("--depths", action="store_true", help="render time by the caller's stack depth")
     parser.add_argument("--sizes", default="10,100,300", help="series lengths, in rounds")
+    parser.add_argument("--calls", action="store_true",
+                        help="Python function calls of one render per side (steady on a loaded machine)")
     args = parser.parse_args()
 
     from companion.ops.pdf import html_to_pdf
@@ -182,6 +185,9 @@ def main() -> None:
             depths(client, static, build_series(client, ruleset, players, options, 10), args.repeat)
             return
         series = {n: build_series(client, ruleset, players, options, n) for n in sizes}
+        if args.calls:
+            calls(client, renderer, fair_static, series)
+            return
         runs = [{n: timings(client, renderer, fair_static, series[n], args.repeat) for n in sizes}
                 for _ in range(args.runs)]
         print("| rounds | app PDF s | fair reference s | ratio | app CPU s | reference CPU s | CPU ratio |")
@@ -259,6 +265,36 @@ def timings(client: Any, renderer: Any, fair_static: str, created: dict[str, Any
         fair_cpu.append(median_time(fair_pdf, 1, time.process_time))
     return {"app": statistics.median(app_times), "fair": statistics.median(fair_times),
             "app_cpu": statistics.median(app_cpu), "fair_cpu": statistics.median(fair_cpu)}
+
+
+def calls(client: Any, renderer: Any, fair_static: str, series: dict[int, dict[str, Any]]) -> None:
+    """Python function calls (cProfile) of one app PDF (the whole request, cache emptied) and one fair reference.
+
+    Unlike CPU time on a shared machine, the count is the same from run to run; it weighs every Python call
+    alike (C work, such as pango shaping or zlib, is not counted), so it tracks the render's cost, not equals it."""
+    import cProfile
+    import pstats
+
+    from companion.ops.pdf import html_to_pdf
+
+    def counted(fn: Callable[[], Any]) -> int:
+        fn()  # warm: the stylesheet parsed, the fonts loaded
+        profile = cProfile.Profile()
+        profile.runcall(fn)
+        return int(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+
+    print("| rounds | app PDF calls | fair reference calls | ratio |")
+    print("|---:|---:|---:|---:|")
+    for n, created in series.items():
+        url, fair = f"/series/{created['id']}/scoresheet.pdf", fair_html(client, created["id"])
+
+        def app_pdf(url: str = url) -> None:
+            renderer.cache.clear()
+            assert client.get(url, headers={"Accept-Language": "ru"}).status_code == 200
+
+        app_calls = counted(app_pdf)
+        fair_calls = counted(lambda fair=fair: html_to_pdf(fair, fair_static, FAIR_CSS_NAME))
+        print(f"| {n} | {app_calls:,} | {fair_calls:,} | {app_calls / fair_calls:.2f}× |")
 
 
 def extras(client: Any, renderer: Any, static: str, fair_static: str, created: dict[str, Any], rounds: int) -> str:

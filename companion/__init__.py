@@ -75,11 +75,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from companion import i18n, web
     from companion.ops import hardening, security
     from companion.storage import database as storage
+    from companion.web.http import fast_poll
 
     storage.init_app(app)
     i18n.init_app(app)
     web.init_app(app)
     hardening.init_app(app)  # request JSON: depth, surrogates, huge numbers refused with a clear 400
+    fast_poll.init_app(app, web.idle_polls())  # idle polls' 304s before Flask; inside ProxyFix (security)
     security.init_app(app)  # after the views: rate limits are put on them by URL
     return app
 

@@ -11,13 +11,16 @@ compiled in memory when the app starts.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
 from babel.support import NullTranslations, Translations
-from flask import Flask, request
+from flask import Flask, Request, request
 from flask.globals import _cv_app
 from flask_babel import Babel, Domain, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion.core.cards import Card, Rank
 from companion.core.errors import Msg, RuleError
@@ -66,12 +69,21 @@ def translations() -> NullTranslations:
 # -- choosing the language ---------------------------------------------------------
 
 
-def select_language() -> str:
-    """?lang= on the URL, then the `lang` cookie, then Accept-Language, then Russian."""
-    for candidate in (request.args.get("lang"), request.cookies.get("lang")):
+def select_language(req: Request = request) -> str:
+    """?lang= on the URL, then the `lang` cookie, then Accept-Language, then Russian.
+
+    `req` is Flask's request, or one the idle-poll path (`web.http.fast_poll`) made before Flask."""
+    for candidate in (req.args.get("lang"), req.cookies.get("lang")):
         if candidate in LANGUAGES:
             return candidate
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return accepted_language(req.headers.get("Accept-Language"))
+
+
+@lru_cache(maxsize=256)
+def accepted_language(header: str | None) -> str:
+    """The best of LANGUAGES for an Accept-Language header (as `request.accept_languages` parses it),
+    else Russian. Kept per header: a phone sends the same one with every poll."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def lang_url(language: str) -> str:

@@ -10,8 +10,8 @@ of unclear reach and suit word two cards could take becomes a question.
 
 from __future__ import annotations
 
-from companion.core.cards import Card, fold
-from companion.language.corrections import Corrections, Group
+from companion.core.cards import Card, Rank, Suit, fold
+from companion.language.corrections import SKIPPED, Corrections, Group
 from companion.language.settle import (
     correction_question,
     guess_question,
@@ -20,11 +20,15 @@ from companion.language.settle import (
     plural_question,
     size_question,
 )
-from companion.language.spoken_words import CARD_NOUNS, Tok, numeral
+from companion.language.spoken_words import CARD_NOUNS, HESITATIONS, Tok, numeral
 
-_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет"})  # «кроме дамы»: one queen
+_GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
+_JOINING = frozenset({"и", "у", "and", ","})  # «у Бори и у Веры»
+_ANOTHER = frozenset({"ещё", "еще"})  # «и ещё одна»
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # «и у Бори ещё туз»
 _WITH = frozenset({"с", "со", "with"})
+_WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
@@ -41,7 +45,9 @@ class Checks(Corrections):
     plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
-    clause: int
+    play: Tok | None
+    together: list[str]
+    played: list[tuple[Tok, Group]]
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
@@ -49,66 +55,259 @@ class Checks(Corrections):
         n, nxt = numeral(tok), self.next(k)
         if n is None or nxt is None:
             return False
+        if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
+            return True
         if fold(nxt.text) in CARD_NOUNS:
+            if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
+                return True
+            said_before = self.before(k)
+            if said_before is not None and fold(said_before.text) in _ANOTHER | {"плюс"}:  # «и ещё одна карта»
+                self.result.unrecognised.append(f"{said_before.text} {tok.text} {nxt.text}")  # which? asked
+                return True
             if self.current is not None:
                 self.sizes.append((self.current, n))
             return True
         before = self.toks[k - 1] if k > 0 else None
         return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
 
+    def drawn(self, k: int, nxt: Tok) -> bool:
+        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
+        before = self.toks[k - 1] if k > 0 else None
+        if nxt.kind == "draw":
+            return True
+        if fold(nxt.text) not in CARD_NOUNS:
+            return False
+        after = self.toks[k + 2] if k + 2 < len(self.toks) else None
+        return (before is not None and before.kind == "draw") or (after is not None and after.kind == "draw")
+
+    def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:
+        """«у Веры две десятка девятка», «три король дама валет»: a number before a rank in the nominative (two
+        tens are «две десятки») counts the cards of the hand, not that rank: checked like «три карты»."""
+        if nxt is None or nxt.kind != "rank" or nxt.genitive or nxt.plural or not nxt.text.isalpha():
+            return False
+        if not 2 <= tok.count <= 4 or tok.rank is not None and not tok.text.isalpha():
+            return False
+        if self.current is not None:
+            self.sizes.append((self.current, tok.count))
+        else:
+            self.result.unrecognised.append(tok.text)
+        return True
+
+    def count_after(self, tok: Tok, k: int) -> bool:
+        """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
+        plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a
+        suit). Anything else («дама и ещё одна») is not read."""
+        last, before = self.last, self.before(k)
+        if last is None or last.dropped or last.finishing or before is None or last.said_at < 0:
+            return False
+        said = self.toks[last.said_at]
+        if fold(before.text) in _ANOTHER:
+            return tok.count == 1 and len(last.suits) >= 2 and last.suits.count(None) == 1
+        if before is said and said.plural and len(last.suits) == 1 and tok.count >= 2:
+            last.suits += [None] * (tok.count - 1)
+            last.words.append(tok.text)
+            self.plurals = [w for w in self.plurals if w != said.text]
+            return True
+        suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
+        return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
+
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
         last card or the whole list; where the two readings differ (a rank said again, more cards after it),
-        the table is asked."""
+        the table is asked. A count said in the correction counts every card of that rank in the hand («дама и
+        дама, нет, одна дама»)."""
         if heir is None:
             if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
                 self.doubts.append(self.correction)
+                self.unclear.append(self.current)
             self.fixed = None
             return
-        before = {g.rank for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
-                  and (g.owner, g.stranger) == (heir.owner, heir.stranger)}
+        before = {g.rank for g in self.recounted(heir, group)}
         self.fixed = (self.clause, heir.owner, heir.stranger) if before and not heir.finishing else None
         if self.fixed is not None and group.rank in before:
             self.doubts.append(self.correction)
+            self.unclear.append(heir.owner)
 
-    def went_out_on(self, player: str) -> bool:
+    def summed_up(self, rank: Rank, how_many: int, k: int, counted: bool) -> list[Suit | None]:
+        """«туз и туз, ну, два туза»: a count said after cards of its rank in the same hand, without «ещё», sums
+        them up. The same cards when the numbers agree (they go, their suits kept for the new group); asked when
+        they do not; so are cards of its rank said after it («два туза, ну, туз и туз»). The suits the group
+        starts with."""
+        earlier = self.same_rank_said(rank, k)
+        if not counted and any(g.counted for g in earlier):
+            self.doubts.append(self.toks[k].text)
+            self.unclear.append(self.current)
+        if not counted or how_many < 2 or self.negating or not earlier:  # «дама, нет, одна дама»: `recounted`
+            return [None] * how_many
+        suits = [s for g in earlier for s in g.suits]
+        if len(suits) != how_many:  # «туз, ну, три туза»: one more, or three in all? asked
+            self.doubts.append(self.toks[k].text)
+            self.unclear.append(self.current)
+            return [None] * how_many
+        for g in earlier:
+            g.dropped = True
+        return suits
+
+    def same_rank_said(self, rank: Rank, k: int) -> list[Group]:
+        """The cards of `rank` said in the hand being said, unless «ещё» or a correction came since."""
+        if self.current is None:
+            return []
+        earlier = [g for g in self.groups[self.clause :] if not g.dropped and not g.finishing and g.rank is rank
+                   and (g.owner, g.stranger) == (self.current, self.stranger)]
+        between = self.toks[earlier[-1].said_at : k] if earlier else []
+        if any(fold(t.text) in _ANOTHER | {"плюс"} or t.kind in ("correct", "not") for t in between):
+            return []
+        return earlier
+
+    def recounted(self, heir: Group, group: Group) -> list[Group]:
+        """The other cards of the corrected hand said since its name; a count said in the correction counts every
+        card of its rank («дама и дама, нет, одна дама»: how many of them there are), so those go."""
+        hand = [g for g in self.groups[self.clause :] if g is not heir and not g.dropped and not g.finishing
+                and (g.owner, g.stranger) == (heir.owner, heir.stranger)]
+        if group.counted and heir.rank is group.rank:
+            for same in [g for g in hand if g.rank is group.rank]:
+                same.dropped = True
+        return [g for g in hand if not g.dropped]
+
+    def went_out_on(self, player: str, last_play: bool = False) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
-        the instrumental or after «на», is the finishing card."""
-        said = [g for g in self.groups[self.clause :] if not g.dropped and g.owner == player]
+        the instrumental or after «на», is the finishing card; of cards played one after another («положил шестёрку
+        и накрыл девяткой, вышел») the last, the others being on the table; «Тома даму червей последней кинула»:
+        the one card right after the name, played last (`last_play`)."""
+        said = self.covered([g for g in self.groups[self.clause :] if not g.dropped and g.owner == player])
         if len(said) != 1 or len(said[0].suits) != 1 or said[0].said_at < 1:
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
-        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+        if not (word.endswith(_INSTRUMENTAL) or before == "на" or (last_play and self.right_after(said[0], player))
+                or any(g is said[0] for _, g in self.played)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
 
+    def covered(self, said: list[Group]) -> list[Group]:
+        """Of cards played one after another («положил шестёрку пик и накрыл девяткой пик») the last; the others
+        lie on the table."""
+        played = [g for _, g in self.played]
+        if len(said) > 1 and all(any(g is p for p in played) and len(g.suits) == 1 for g in said):
+            for covered in said[:-1]:
+                covered.dropped = True
+            return said[-1:]
+        return said
+
+    def right_after(self, group: Group, player: str) -> bool:
+        """«Тома даму червей …»: the card said right after the name (not «у Томы дама червей», a hand)."""
+        at = group.said_at - 1
+        while at > 0 and (self.toks[at].kind == "pause" or fold(self.toks[at].text) in HESITATIONS):  # «Тома, ну,»
+            at -= 1
+        return self.toks[at].player == player and (at < 1 or fold(self.toks[at - 1].text) not in _WITH_U)
+
+    def note_together(self, player: str, k: int) -> None:
+        """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""
+        at = k - 1
+        while at >= 0 and fold(self.toks[at].text) in _JOINING:
+            at -= 1
+        links = {fold(t.text) for t in self.toks[at + 1 : k]}
+        prev = self.toks[at] if at >= 0 else None
+        joined = (prev is not None and prev.kind == "player" and prev.player == self.current and not self.listed
+                  and prev.player != self.result.winner
+                  and (not links or bool(links & {"и", "and", ","})))  # «у Нины, Оскара и Яны»
+        if not joined or self.current is None:
+            self.together = [player]
+        elif player not in self.together:
+            self.together = [*(self.together or [self.current]), player]
+
+    def share(self, group: Group) -> None:
+        """«у Бори и Веры по семёрке»: what «по» gives goes to each name said together; anything else said for them
+        («у Бори и Веры туз») is whose? asked."""
+        names = self.together
+        if len(names) < 2 or group.owner != names[-1] or group.finishing:
+            return
+        at = group.said_at - 1
+        while at >= 0 and self.toks[at].kind in ("count", "number", "suit-before"):
+            at -= 1
+        if at >= 0 and fold(self.toks[at].text) == "по":
+            for player in names[:-1]:
+                copy = Group(group.rank, list(group.suits), list(group.words), player, said_at=group.said_at)
+                self.groups.append(copy)
+            return
+        together = Tok("ambiguous", " и ".join(names), players=tuple(names))
+        if together not in self.strangers:  # one question for all their cards
+            self.strangers.append(together)
+        group.owner, group.stranger = None, self.strangers.index(together)
+
+    def on_play(self, tok: Tok, k: int) -> None:
+        """«скинула даму пик»: the next card said was played; only «и вышла» after it makes it the finishing card."""
+        self.play = tok
+
+    def unplayed(self) -> None:
+        """A card said to be played that did not finish the round («у Бори туз, он скинул даму»): asked."""
+        for verb, group in self.played:
+            if not group.finishing and not group.dropped:
+                self.result.unrecognised.append(verb.text)
+
+    def name_left_alone(self, k: int) -> None:
+        """«…у Веры девятка и ещё король у Бори.»: a name said last, right after cards, with nothing after it: the
+        cards before it are whose? asked."""
+        said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
+        if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
+            return
+        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
+            self.doubts.append(said[-1].text)
+            self.unclear += [g.owner for g in self.groups[-1:] if not g.finishing]
+
+    def late_finish(self, group: Group) -> bool:
+        """«Аня вышла, у Бори туз, у Веры король, на семёрке пик»: a card after «на» once the winner is known and
+        no finishing card was said is the card they went out on (the other cards of a hand are never «на»)."""
+        if self.result.winner is None or group.said_at < 1 or any(g.finishing and not g.dropped for g in self.groups):
+            return False
+        before = self.before(group.said_at)
+        return before is not None and fold(before.text) == "на" and len(group.suits) == 1
+
+    def hand_said_again(self, group: Group) -> None:
+        """«у Бори туз, у Веры король, у Бори туз»: a card the player was given before, said again for them later
+        without «ещё», «тоже», «и»: the same card again, or one more? asked."""
+        if group.owner is None or group.said_at < 0:
+            return
+        earlier = [g for g in self.groups[: self.clause] if g.owner == group.owner and g.rank is group.rank
+                   and not g.dropped and not g.finishing]
+        name_at = next((i for i in range(group.said_at - 1, -1, -1) if self.toks[i].kind == "player"), None)
+        if not earlier or name_at is None:
+            return
+        said = {fold(t.text) for t in self.toks[max(0, name_at - 2) : group.said_at]}
+        if not said & _MORE:
+            self.doubts.append(f"{self.toks[name_at].text} {self.toks[group.said_at].text}")
+
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""
         return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
 
-    def how_many(self, tok: Tok, k: int, counted: bool) -> None:
-        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked."""
+    def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
+        """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are
+        listed after it, see Suits.fill_last)."""
         before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
         if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
             self.plurals.append(tok.text)
+            return True
+        return False
 
     def cards_before_name(self, tok: Tok, k: int) -> None:
         """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
         player's said before."""
         if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
             return
-        cards = False
+        cards, stays = False, False
         for after in self.toks[k + 1 :]:
             if after.kind in ("player", "ambiguous", "stranger"):
                 break
             if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
                 return
             cards = cards or after.kind in ("rank", "card")
+            stays = stays or fold(after.text).startswith("оста")
         else:
             return
-        if cards:
+        joined = k > 0 and self.toks[k - 1].kind in ("rank", "card", "suit-after") and self.current is not None
+        if cards and (stays or not joined):  # «демьяну валет с десяткой, прохору король»: one hand
             self.current, self.stranger, self.in_sentence, self.last = None, None, None, None
             self.clause = len(self.groups)
 

@@ -4,7 +4,8 @@
 туза» and «две десятки, нет, одна» its count; «на даме пик, нет, треф» its suit; «короля
 нет» takes it back; «у Бори, ой, у Димы» and «вышла Вера, ой, нет, Глеб» replace a name.
 A correction whose reach is not clear («у Бори король, нет, у Димы туз») is asked, never
-guessed. `Corrections` is the part of the reader (dictation._Reader) that does this.
+guessed. A card said again is one card: «на даме, на даме червей», «на даме пик, на даме
+пик», «…, только туз». `Corrections` is the part of the reader (dictation._Reader) that does this.
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, Tok
+from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
 SKIPPED = ("filler", "and")
+EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
+ONLY = frozenset({"только", "лишь", "only"})
+_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+_MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+_WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
+_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
 
 
 @dataclass
@@ -32,6 +39,8 @@ class Group:
     finishing: bool = False
     dropped: bool = False
     said_at: int = -1  # index of the token that said it
+    open_count: bool = False  # «короли»: a plural rank said without a number; suits listed after it count
+    counted: bool = False  # said with its number («одна дама», «две десятки»)
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""
@@ -63,7 +72,11 @@ class Corrections:
     consumed: set[int]
     correction: str
     moved: Group | None
+    moved_from: tuple[str | None, int | None]
     doubts: list[str]
+    unclear: list[str | None]
+    clause: int
+    paused: bool
 
     def next(self, k: int, skip: tuple[str, ...] = ()) -> Tok | None:
         for tok in self.toks[k + 1 :]:
@@ -71,15 +84,32 @@ class Corrections:
                 return tok
         return None
 
+    def after(self, k: int) -> Tok | None:
+        """The token said after `k`, hesitations («ну», «э») aside."""
+        return next((t for t in self.toks[k + 1 :] if fold(t.text) not in HESITATIONS), None)
+
+    def before(self, k: int) -> Tok | None:
+        """The token said before `k`, commas and hesitations («ну», «короче») aside."""
+        return next((t for t in reversed(self.toks[:k]) if t.kind != "pause" and fold(t.text) not in HESITATIONS),
+                    None)
+
     def take_place_of_last_name(self, player: str) -> None:
         """A name right after a correction: «вышла Вера, ой, Глеб» makes Глеб the winner; «у Бори туз, нет, у
-        Димы» gives the ace to Дима (and a card said now still replaces it)."""
+        Димы» gives the ace to Дима (and a card said now still replaces it); «у Нонны семёрка, нет, у Нонны
+        восьмёрка» names the same hand again: nothing moves."""
         if self.retract and self.named_winner is not None and self.result.winner == self.named_winner:
             self.result.winner = self.named_winner = player
             self.want_finish = self.result.finishing is None
         else:
             self.named_winner = None
-        if self.replace is not None:
+        if self.replace is not None and (self.replace.owner, self.replace.stranger) == (player, None):
+            self.moved_from = (player, None)  # the same hand named again: nothing moves
+            if len([g for g in self.groups if g.owner == player and not g.dropped and not g.finishing]) > 1:
+                self.doubts.append(self.correction or player)  # «семёрка и дама, нет, у Нонны восьмёрка»: which?
+                self.unclear.append(player)
+        elif self.replace is not None:
+            if self.moved is not self.replace:  # «у Лизы валет, нет, у Арины, у Марка»: still Лиза's that moved
+                self.moved_from = (self.replace.owner, self.replace.stranger)
             self.replace.owner, self.replace.stranger = player, None
             self.moved = self.replace
         self.retract, self.negating = False, False
@@ -87,8 +117,8 @@ class Corrections:
 
     def absent(self, tok: Tok, k: int) -> bool:
         """«короля нет», «нет тузов»: the card is not there; the one said before is taken back."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in SKIPPED), None)
-        after = self.next(k, SKIPPED)
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in SKIPPED or fold(t.text) in ONLY), None)
+        after = self.next(k, SKIPPED)  # «нет, только десятка»: «только» says what is there
         said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
         said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
         if not tok.genitive or not (said_before or said_after):
@@ -135,26 +165,140 @@ class Corrections:
         return True
 
     def on_correct(self, tok: Tok, k: int) -> None:
-        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said."""
+        """«нет», «вернее», «ой»: what is said next replaces the cards just said, or the name just said. «перепутал»
+        and then a name: hands mixed up, which of them? asked."""
         self.correction = tok.text
+        nxt = self.next(k, SKIPPED)
+        if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
+            self.doubts.append(tok.text)
+            self.unclear.append(EVERY_HAND)
         if self.last is not None and not self.last.dropped:
             self.replace = self.last
         elif self.replace is None:
             self.retract = True
 
+    def forgotten(self, j: int) -> None:
+        """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
+        words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
+        about the suit (left open)."""
+        what = next((t for t in self.toks[j + 1 :] if t.kind != "pause"), None)
+        if self.current is None or what is None or fold(what.text) not in _WHAT:
+            return
+        self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
+        self.unclear.append(self.current)
+        for i in range(j + 1, len(self.toks)):
+            if self.toks[i].kind not in _ABOUT_IT:
+                break
+            self.consumed.add(i)
+
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
-        after = self.next(k)
+        after = self.after(k)  # «не, ну, помню»
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+            self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
         nxt = self.next(k, SKIPPED)
-        if nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
+        if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
+            self.doubts.append(f"{tok.text} {after.text}")
+            self.unclear.append(self.last.owner if self.last is not None else None)
+        if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
+            self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
+            self.on_correct(tok, k)
+        elif nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True
+            if self.moved is not None and self.replace is self.moved:  # «нет, у Бори не король, а девятка»
+                self.moved.owner, self.moved.stranger = self.moved_from  # nothing moves: Боря's king is wrong
+                self.replace = self.moved = None
         else:
             self.on_correct(tok, k)
 
     def on_skipped(self, tok: Tok, k: int) -> None:
-        """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind != "pause"), None)
-        if fold(tok.text) in ("и", "and", "плюс", "plus") and before is not None and before.kind == "correct":
+        """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
+        нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
+        before = self.before(k)
+        if before is None or before.kind != "correct":
+            return
+        if fold(tok.text) in ("и", "and", "плюс", "plus"):
             self.replace, self.retract = None, False
+        elif fold(tok.text) in ONLY and self.replace is not None and not self.replace.finishing:
+            hand = (self.replace.owner, self.replace.stranger)
+            for group in self.groups[self.clause :]:
+                if (group.owner, group.stranger) == hand and not group.finishing:
+                    group.dropped = True
+            self.replace = self.last = None
+
+    def said_again(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """A card said again: with its suit now, with the same suit, or summing the hand up after «только»."""
+        if self.repeats(tok, suit, how_many, k) or self.said_twice(tok, suit, how_many, k):
+            if self.replace is not None and self.replace is self.last:  # «дама пик, нет, у Кати дама пик»: Катя's
+                self.replace = None
+            return True
+        if self.only(tok, suit, how_many, k):
+            return True
+        self.maybe_said_again(tok, suit, k)
+        return False
+
+    def maybe_said_again(self, tok: Tok, suit: Suit | None, k: int) -> None:
+        """«король король пик»: the card word said twice in a row, the second time with a suit, is one king of
+        spades said again or a king and the king of spades: asked."""
+        last, nxt = self.last, self.next(k, ("filler",))
+        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
+        if last is None or last.suits != [None] or not brings_suit or last.said_at < 0:
+            return
+        if self.before(k) is self.toks[last.said_at] and fold(self.toks[last.said_at].text) == fold(tok.text):
+            self.doubts.append(tok.text)
+
+    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«на даме, на даме червей»: the same card said again, now with its suit (or, in the same words, still
+        without one: «на даме, на даме»), is one card."""
+        last = self.last
+        nxt = self.next(k, ("filler",))
+        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
+        said_before, first_before = self.before(k), self.before(last.said_at) if last is not None else None
+        said_alike = (  # «на даме на даме червей», «на даме, ну, на даме червей»: the same words again
+            said_before is not None and first_before is not None and fold(said_before.text) == fold(first_before.text)
+            and said_before.kind not in CARDS  # «туз туз туз»: three aces, not one said again
+        )
+        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1:
+            return False
+        if not (brings_suit or said_alike):  # «на даме, ну, на даме»: said again, still without a suit
+            return False
+        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
+            return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
+            return False
+        if suit is not None:
+            last.fill(suit, tok.text)
+        self.paused = False
+        return True
+
+    def said_twice(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«на даме пик, на даме пик», «король червей король червей»: the card just said, said again with the same
+        suit, is that card (a deck has one of each)."""
+        last, nxt = self.last, self.next(k, ("filler",))
+        if last is None or last.dropped or how_many != 1 or last.suits in ([None], []) or len(last.suits) != 1:
+            return False
+        after = nxt.suit if suit is None and nxt is not None and nxt.kind in ("suit-after", "suit-letter") else None
+        if last.rank is not tok.rank or (suit or after) != last.suits[0]:
+            return False
+        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):
+            return False
+        if suit is None and nxt is not None:
+            self.consumed.add(self.toks.index(nxt, k + 1))  # its suit word, said again too
+        self.paused = False
+        return True
+
+    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
+        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")
+                       and fold(t.text) not in HESITATIONS), None)
+        if before is None or fold(before.text) not in ONLY or how_many != 1:
+            return False
+        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
+                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
+        if len(same) != 1:
+            return False
+        if suit is not None and suit not in same[0].suits:
+            same[0].fill(suit, tok.text)
+        self.last, self.paused = same[0], False
+        return True

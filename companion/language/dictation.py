@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.core.cards import Suit, fold
+from companion.core.cards import Suit
 from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
-from companion.language.corrections import SKIPPED, Group
+from companion.language.corrections import EVERY_HAND, SKIPPED, Group
+from companion.language.in_context import tokens
+from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
     ASSUME_ORDER,
@@ -35,14 +37,12 @@ from companion.language.settle import (
     Slot,
     settle,
 )
-from companion.language.spoken_words import Morphology, NoMorphology, Tok, number_as, tokens
+from companion.language.spoken_words import Tok, number_as
 from companion.language.suits import Suits
 
 __all__ = ["ASSUME_ORDER", "MAX_TEXT", "ParsedRound", "Question", "Slot", "parse", "parse_round_text"]
 
 MAX_TEXT = 2000
-_ONLY = frozenset({"только", "лишь", "only"})
-_MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 
 
 @dataclass
@@ -63,6 +63,7 @@ class _Reader(Suits, Checks):
     paused: bool = False  # a comma or a colon since `last`
     clause: int = 0  # index in `groups` of the first card said since the last name or sentence end
     restated: Group | None = None  # «король, нет, король у Веры»: said again, and a name may follow to take it
+    restated_was: list[Suit | None] = field(default_factory=list)  # …the suits it had before
     suit_before: tuple[Suit, str] | None = None  # «пиковый …» waiting for its rank
     count: tuple[int, str] | None = None  # «две …» waiting for its rank
     replace: Group | None = None  # «нет», «вернее»: the next card said replaces this group
@@ -72,12 +73,18 @@ class _Reader(Suits, Checks):
     consumed: set[int] = field(default_factory=set)  # tokens already read with the one before («короля нет»)
     correction: str = ""  # the last correction word said («нет», «ой»)
     moved: Group | None = None  # cards a correction gave to the next name («у Бори туз, нет, у Димы»)
+    moved_from: tuple[str | None, int | None] = (None, None)  # …and whose they were
     doubts: list[str] = field(default_factory=list)  # corrections whose reach is not clear: asked, never guessed
+    unclear: list[str | None] = field(default_factory=list)  # …and the hands they leave unclear: not given
+    unreplaced: Group | None = None  # «не девятка» and nothing said in its place yet
     guesses: list[tuple[str, str]] = field(default_factory=list)  # names read one letter off: asked
     unplaced: list[str] = field(default_factory=list)  # suit words that could be two cards' suit: asked
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
+    play: Tok | None = None  # «скинула»: the next card said was played
+    played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -86,6 +93,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
+            "play": self.on_play,
         }
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
@@ -103,6 +111,9 @@ class _Reader(Suits, Checks):
         self.on_end(Tok("end", ""), len(self.toks))
         if self.win_pending and self.fallback is not None and self.result.winner is None:
             self.result.winner = self.fallback  # «…у Бориса туз и вышел»: no name came
+        elif self.win_pending and self.result.winner is not None:  # «…, ой, вышла Вера»: a second winner? asked
+            self.doubts.append(self.correction or "вышла")
+            self.unclear += [self.in_sentence, self.moved_from[0]]
 
     # -- names ------------------------------------------------------------------
 
@@ -114,14 +125,13 @@ class _Reader(Suits, Checks):
     def on_player(self, tok: Tok, k: int) -> None:
         assert tok.player is not None
         self.dangling()
+        self.note_together(tok.player, k)
         if self.retract or (self.replace is not None and not self.replace.finishing and not self.replace.dropped):
             self.take_place_of_last_name(tok.player)
             return
         if self.want_finish and tok.player != self.result.winner:
             self.want_finish = False
-        if self.restated is not None and self.restated is self.last and not self.paused:
-            self.restated.owner, self.restated = tok.player, None  # «король, нет, король у Веры»: Вера's
-            self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, tok.player, True, None
+        if self.takes_restated(tok.player):
             return
         again = tok.player == self.current and not self.orphans  # «у Бори дама, у Бори дама червей»
         self.replace, self.negating, self.last = None, False, None
@@ -139,6 +149,18 @@ class _Reader(Suits, Checks):
         self.named_winner = None
         if self.win_pending:
             self.become_winner(tok, tok.player, k)
+
+    def takes_restated(self, player: str) -> bool:
+        """«король, нет, король у Веры»: the card said again goes to the name right after it; not another suit of
+        it («король пик, погоди, король треф»: the suit corrected, still that hand's)."""
+        group = self.restated
+        if group is None or group is not self.last or self.paused:
+            return False
+        if not all(a is None or b is None or a == b for a, b in zip(self.restated_was, group.suits, strict=False)):
+            return False
+        group.owner, self.restated = player, None
+        self.current, self.stranger, self.in_sentence, self.listed, self.last = None, None, player, True, None
+        return True
 
     def become_winner(self, tok: Tok, player: str, k: int) -> None:
         """«вышла Аня»: the name after «вышла»; a second winner, other than the first, is asked; «…вышла, у Бори
@@ -183,7 +205,7 @@ class _Reader(Suits, Checks):
             self.want_finish = self.win_pending = False
         elif self.result.winner is not None and self.in_sentence == self.result.winner:
             pass  # «Юля вышла семёркой бубей, вышла»: said again
-        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence):
+        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence, tok.played):
             pass  # «Аня семёркой треф вышла»
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
@@ -201,25 +223,30 @@ class _Reader(Suits, Checks):
             suit = self.suit_before[0]
         how_many = self.count[0] if self.count is not None else 1
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
-        self.how_many(tok, k, counted=self.count is not None)
+        counted = self.count is not None
         self.suit_before = self.count = None
-        if how_many == 1 and self.absent(tok, k):
-            pass
-        elif self.negating and not self.recount(tok.rank, how_many):
+        if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
+            return
+        open_count = self.how_many(tok, k, counted)
+        suits = self.summed_up(tok.rank, how_many, k, counted)
+        if self.negating and not self.recount(tok.rank, how_many):
             self.negate(tok.rank, suit)
-        elif self.repeats(tok, suit, how_many, k) or self.only(tok, suit, how_many, k):
-            pass
-        else:
-            self.add(Group(tok.rank, [suit] * how_many, [*words, tok.text], said_at=k))
+            self.unreplaced = self.replace if self.replace is not None and self.replace.words else None
+        elif not self.said_again(tok, suit, how_many, k):
+            self.add(Group(tok.rank, [suit or said for said in suits], [*words, tok.text], said_at=k,
+                           open_count=open_count, counted=counted))
 
     def add(self, group: Group) -> None:
-        heir, self.replace = self.replace, None
+        heir, self.replace, self.unreplaced = self.replace, None, None
         if heir is not None and heir is self.moved and heir.rank is not group.rank:
             self.doubts.append(self.correction)  # «у Бори король, нет, у Димы туз»: and Боря's king?
-        self.moved = None
+            self.unclear.append(self.moved_from[0])
+        moved, self.moved = heir is not None and heir is self.moved, None
+        if self.play is not None:
+            self.played.append((self.play, group))
+            self.play = None
         self.reach(heir, group)
-        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
-        self.restated = group if said_again and heir is not None and not heir.finishing else None  # a name may take it
+        self.note_restated(heir, group, moved)
         if heir is not None:  # a correction: the new cards take the place of the old ones
             heir.dropped = True
             group.owner, group.stranger = heir.owner, heir.stranger
@@ -228,54 +255,31 @@ class _Reader(Suits, Checks):
                 group.owner, self.want_finish, self.current = self.result.winner, False, None
             if heir in self.orphans:
                 self.orphans[self.orphans.index(heir)] = group
-        elif self.want_finish and len(group.suits) == 1:
+        elif (self.want_finish or self.late_finish(group)) and len(group.suits) == 1:
             group.owner, group.finishing, self.want_finish = self.result.winner, True, False
             self.current = None  # the winner holds no cards: what follows is someone else's
         elif self.current is None and self.stranger is None:
             self.orphans.append(group)
         else:
             group.owner, group.stranger = self.current, self.stranger
+            self.hand_said_again(group)
         self.groups.append(group)
+        self.share(group)
         self.listed, self.last, self.paused = True, group, False
 
-    def repeats(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«на даме, на даме червей»: the same card said again, now with its suit, is one card."""
-        last = self.last
-        nxt = self.next(k)
-        brings_suit = suit is not None or (nxt is not None and nxt.kind in ("suit-after", "suit-letter"))
-        said_alike = (  # «на даме на даме червей»: the same words again, even without a comma
-            last is not None and k > 0 and last.said_at > 0
-            and fold(self.toks[k - 1].text) == fold(self.toks[last.said_at - 1].text)
-        )
-        if last is None or last.dropped or not (self.paused or said_alike) or how_many != 1 or not brings_suit:
-            return False
-        if last.suits != [None] or last.rank is not tok.rank or fold(last.words[-1]) != fold(tok.text):
-            return False
-        if any(fold(t.text) in _MORE for t in self.toks[last.said_at + 1 : k]):  # «дама, и ещё дама червей»: two
-            return False
-        if suit is not None:
-            last.fill(suit, tok.text)
-        self.paused = False
-        return True
-
-    def only(self, tok: Tok, suit: Suit | None, how_many: int, k: int) -> bool:
-        """«…, а нет, короля нет, только туз»: «только» with a card already said sums the hand up, adds nothing."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("pause", "and")), None)
-        if before is None or fold(before.text) not in _ONLY or how_many != 1:
-            return False
-        same = [g for g in self.groups if g.owner == self.current and g.stranger == self.stranger
-                and not g.dropped and g.rank is tok.rank and (suit is None or suit in g.suits or None in g.suits)]
-        if len(same) != 1:
-            return False
-        if suit is not None and suit not in same[0].suits:
-            same[0].fill(suit, tok.text)
-        self.last, self.paused = same[0], False
-        return True
+    def note_restated(self, heir: Group | None, group: Group, moved: bool) -> None:
+        """«король, нет, король …»: the card said again after a correction; a name right after may take it (not
+        when the correction moved it to a name already: «у Ули король, нет, у Инны король»)."""
+        said_again = heir is not None and (heir.rank, len(heir.suits)) == (group.rank, len(group.suits))
+        self.restated = group if said_again and heir is not None and not heir.finishing and not moved else None
+        self.restated_was = list(heir.suits) if heir is not None else []
 
     # -- counts and corrections ---------------------------------------------------------
 
     def on_count(self, tok: Tok, k: int) -> None:
-        nxt = self.next(k)
+        nxt = self.after(k)  # «два, э, туза»
+        if self.hand_size_said(tok, nxt):  # «у Веры две: десятка и девятка»
+            return
         if self.negating and (nxt is None or nxt.kind not in ("rank", "card", "suit-before")):  # «не три, а два»
             self.negating = False
             if self.last is not None and len(self.last.suits) == tok.count:
@@ -283,6 +287,8 @@ class _Reader(Suits, Checks):
             return
         if nxt is not None and nxt.kind in ("rank", "card", "suit-before"):  # «две десятки», "two tens"
             self.count = (tok.count, tok.text)
+        elif self.replace is None and self.count_after(tok, k):  # «дама пик одна», «восьмёрки две»
+            pass
         elif self.replace is not None:  # «две десятки, нет, одна»
             old = self.replace
             self.add(Group(old.rank, (old.suits * tok.count)[: tok.count] or [None], [*old.words, tok.text]))
@@ -295,10 +301,12 @@ class _Reader(Suits, Checks):
 
     def on_end(self, tok: Tok, k: int) -> None:
         self.dangling()
+        self.name_left_alone(k)
         if self.negating:
             self.doubts.append(self.correction or "не")  # «не …» and nothing it could be about
         if self.replace is not None and not self.replace.dropped and self.replace is not self.moved:
             self.doubts.append(self.correction)  # «у Бори король, нет.»: no what?
+            self.several_unclear(self.replace.owner)
         self.clause = len(self.groups)
         for group in self.orphans:  # cards nobody was named for, in a sentence that is over
             self.result.unrecognised.extend(group.words)
@@ -313,9 +321,30 @@ class _Reader(Suits, Checks):
         self.last = None  # "7?": said without a suit on purpose
 
     def on_unknown(self, tok: Tok, k: int) -> None:
+        """A word read as nothing: not understood. Where a name could stand, after a hand and before cards
+        («туз и девятка, толику король», «а петрович с тузом остался»), it may be somebody's name: the cards after
+        it go with it into the question, never to the player named before."""
+        nxt = self.next(k, SKIPPED)
+        if self.listed and nxt is not None and nxt.kind in ("rank", "card", "count", "suit-before"):
+            self.on_stranger(Tok("stranger", tok.text), k)
+            return
         self.result.unrecognised.append(tok.text)
 
     def dangling(self) -> None:
+        """Words left waiting when a name or the end of a sentence comes: «две …», «пиковый …»; «десятка, девятка и
+        восьмёрка, нет, не девятка»: the nine dropped, or another card meant? asked, and that hand not given."""
+        gone, self.unreplaced = self.unreplaced, None
+        if gone is not None and self.replace is gone and self.several_unclear(gone.owner):
+            self.doubts.append(self.correction or "не")
+
+    def several_unclear(self, owner: str | None) -> bool:
+        """A correction of unclear reach after several cards of a hand said since its name: which of them does it
+        take back? That hand is not given (asked); after one card («у Бори король, нет, не король») it is clear."""
+        said = [g for g in self.groups[self.clause :] if g.owner == owner and not g.finishing and g.said_at >= 0]
+        if owner is None or len(said) < 2:
+            return False
+        self.unclear.append(owner)
+        return True
         for pending in (self.suit_before, self.count):
             if pending is not None:
                 self.result.unrecognised.append(pending[1])
@@ -325,8 +354,11 @@ class _Reader(Suits, Checks):
 
     def assemble(self) -> None:
         result = self.result
+        self.unplayed()
         for group in self.groups:
             if group.dropped or group.stranger is not None or (group.owner is None and not group.finishing):
+                continue
+            if (group.owner in self.unclear or EVERY_HAND in self.unclear) and not group.finishing:
                 continue
             for suit in group.suits:
                 slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))

@@ -6,8 +6,65 @@ once (loading the dictionary takes a moment) and shared by every reader of words
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
+
+
+class Morphology(Protocol):
+    """What the reader asks of a language's dictionary (`Pymorphy` below gives pymorphy3's answers)."""
+
+    def lemmas(self, word: str) -> Iterable[str]: ...
+
+    def common_word(self, word: str) -> bool:
+        """A dictionary word that is not a proper name («дома», «вера» the noun): never a typo."""
+        ...
+
+    def person_name(self, word: str) -> bool:
+        """A first name in some form («Гоши», «Боря»)."""
+        ...
+
+    def known(self, word: str) -> bool:
+        """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
+        ...
+
+    def possessive(self, word: str) -> bool:
+        """Some reading is a possessive adjective («Димины», «Катин»)."""
+        ...
+
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive; «короля нет» says
+        the king is not there, but «десятка» is no genitive of «десятка» (it is one of «десяток»)."""
+        ...
+
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
+        """The dictionary forms of the word's first-name readings, each with its gender ("masc", "femn")."""
+        ...
+
+
+class NoMorphology:
+    """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
+
+    def lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def common_word(self, word: str) -> bool:
+        return True
+
+    def person_name(self, word: str) -> bool:
+        return False
+
+    def known(self, word: str) -> bool:
+        return True
+
+    def possessive(self, word: str) -> bool:
+        return False
+
+    def genitive_lemmas(self, word: str) -> Iterable[str]:
+        return ()
+
+    def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
+        return ()
 
 
 @lru_cache(maxsize=1)
@@ -61,17 +118,27 @@ def known(word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def genitive(word: str) -> bool:
-    """Some reading of the word is a genitive («короля», «тузов», «семёрки»)."""
-    return is_cyrillic(word) and any("gent" in parse.tag for parse in analyzer().parse(word))
-
-
-@lru_cache(maxsize=8192)
 def genitive_lemmas(word: str) -> tuple[str, ...]:
     """The dictionary forms of the word's genitive readings («валентина» → «валентин»; not «валентина»)."""
     if not is_cyrillic(word):
         return ()
     return tuple(dict.fromkeys(p.normal_form for p in analyzer().parse(word) if p.tag.case == "gent"))
+
+
+@lru_cache(maxsize=8192)
+def name_readings(word: str) -> tuple[tuple[str, str | None], ...]:
+    """The first-name readings of a word: dictionary form and gender («сёмы» → («сёма», "masc"); «ники» → «ника»
+    femn and «ник» masc)."""
+    if not is_cyrillic(word):
+        return ()
+    found = ((p.normal_form, p.tag.gender) for p in analyzer().parse(word) if "Name" in p.tag)
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=8192)
+def possessive(word: str) -> bool:
+    """Some reading of the word is a possessive adjective («Димины», «Катин»)."""
+    return is_cyrillic(word) and any("Poss" in parse.tag for parse in analyzer().parse(word))
 
 
 class Pymorphy:
@@ -81,5 +148,6 @@ class Pymorphy:
     common_word = staticmethod(common_word)
     person_name = staticmethod(person_name)
     known = staticmethod(known)
-    genitive = staticmethod(genitive)
     genitive_lemmas = staticmethod(genitive_lemmas)
+    name_readings = staticmethod(name_readings)
+    possessive = staticmethod(possessive)

@@ -3,14 +3,17 @@
 A word is matched to the players at the table in this order: the player's own
 name in any case form («Бориса», via pymorphy3's dictionary forms or the usual
 endings), then any name of the same person from the table of pet names
-(pet_names.toml: «Катюха», «Катьки» → Екатерина or Катя), then the same one
-letter off («Бариса»). A word that fits two players is returned with both, so
-the reader asks; a first name of nobody at the table is `is_pet_name` or a
-name in the dictionary, and its cards go to nobody.
+(pet_names.toml: «Катюха», «Катьки» → Екатерина or Катя) with a diminutive
+suffix or a case ending («Олюшки»), a possessive («Борины карты»), then the same
+one letter off («Бариса»). A pet name the table lacks is found by its root
+(`by_root`: «Сёма» → Семён, «Сева» → Всеволод), gender agreeing. A word that fits
+two players is returned with both, so the reader asks; a first name of nobody at
+the table is `is_pet_name` or a name in the dictionary, and its cards go to nobody.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -19,11 +22,19 @@ from pathlib import Path
 from rapidfuzz.distance import Levenshtein
 
 from companion.core.cards import fold
-from companion.language.spoken_words import Morphology
+from companion.language.morphology import Morphology
 
 PET_NAMES = Path(__file__).with_name("pet_names.toml")
 _ENDINGS = frozenset(("", "а", "я", "у", "ю", "ы", "и", "е", "ой", "ей", "ом", "ем", "ею", "ою", "'s", "’s", "s"))
 _MIN_TYPO_LENGTH = 4
+_POSSESSIVE = re.compile(r"(.{2,}?)(ин|ын|ов|ев)(а|о|ы|у|ой|ых|ым|ыми|ого|ому|ую|ом|ых)?")  # Борин, Глебов
+# What a pet name adds to the beginning of a full name, longest first: Сём|а (Семён), Рост|ик (Ростислав),
+# Арка|ша (Аркадий), Ол|юшка (Ольга), Гавр|юша (Гавриил).
+_PET_SUFFIXES = ("унчик", "юнчик", "усик", "юсик",
+                 "юшка", "ушка", "очка", "ечка", "енька", "онька", "уля", "юля", "уся", "юся", "уша", "юша", "уха",
+                 "юха", "ик", "ок", "ек", "ка", "ша", "ня", "ся", "я", "а")
+# «у Миры», «Гаврюше», «у Робика», «с Робиком»: back to «Мира», «Гаврюша», «Робик»
+_CASE_ENDINGS = ("ой", "ей", "ом", "ем", "ы", "и", "е", "у", "ю", "а", "я")
 
 
 @lru_cache(maxsize=1)
@@ -44,20 +55,57 @@ def _stem(name: str) -> str:
 
 
 _DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк")  # Полинка, Олеська, Зоечка, Егорушка
+_PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун")  # of a pet name: Слав|ик, Слав|ун
 
 
 def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     """A name's stems and the suffixes each takes before a case ending: «полин» (nothing or «к»), «зой» («к»)."""
     stem = _stem(form)
-    stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE) if len(stem) >= 3 else ("",))]
+    stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE))]
     if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
         stems.append((form[:-1] + "й", ("к",)))
     return stems
 
 
+def _soft(form: str) -> bool:
+    """A name in a vowel and «я» (Фая, Рая, Зоя): its short stem takes the case endings («у фаи», «зое»)."""
+    return len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя"
+
+
+def _nominatives(low: str) -> list[str]:
+    """A word the dictionary does not know as a name, back in the nominative by its case ending («миры» → «мира»)."""
+    forms = [low]
+    for ending in _CASE_ENDINGS:
+        base = low[: -len(ending)]
+        if low.endswith(ending) and len(base) > 2:
+            forms += [base, base + "а", base + "я"]
+    return forms
+
+
+def _fits(pet: str, name: str, strict: bool) -> bool:
+    """Whether `pet` can be a pet name of the full name `name` by its root (see PlayerNames.by_root)."""
+    if pet == name or len(pet) < 3:
+        return False
+    roots = [pet[: -len(s)] for s in _PET_SUFFIXES if pet.endswith(s) and len(pet) - len(s) >= min(len(s) + 1, 3)]
+    if len(pet) >= 4 and name.endswith(pet):  # Ника: Вероника, Доминика
+        return True
+    if strict:
+        return any(len(r) >= 3 and name.startswith(r) for r in roots)
+    return any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
+
+
 def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
     return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS and (suffix == "" or rest != suffix)
                for suffix in suffixes)
+
+
+_INITIAL = re.compile(r"(\S+) \w{1,2}\.?")  # «Дамир С.», «Зарина Р»: a first name and an initial
+
+
+def _first_name(player: str) -> str:
+    """«Дамир С.» → «Дамир»: the name said alone fits every player of that first name (then asked)."""
+    found = _INITIAL.fullmatch(player)
+    return found.group(1) if found else player
 
 
 class PlayerNames:
@@ -69,10 +117,10 @@ class PlayerNames:
         self.own = {fold(p): p for p in players}
         self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
         for player in players:
-            own = fold(player)
-            for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
-                for form in group | {own}:
-                    self.forms.setdefault(form, set()).add(player)
+            for own in {fold(player), _first_name(fold(player))}:
+                for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                    for form in group | {own}:
+                        self.forms.setdefault(form, set()).add(player)
         self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
 
     def _candidates(self, word: str) -> list[str]:
@@ -93,7 +141,12 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр
             return (own[0],)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        return self._ordered(found) if found else self._by_ending(candidates[0])
+        said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
+        if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too
+            kin = [p for p in self._diminutive_of_pet(candidates[0]) if not said or said & set(self.genders(p))]
+            return self._ordered(found | set(kin))
+        by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
+        return tuple(by_ending) or self._possessive(candidates[0])  # …so not Киря's (Кирилл)
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or
@@ -102,15 +155,67 @@ class PlayerNames:
         for form, players in self.forms.items():
             if " " in form:
                 continue
-            least = 2 if form in self.own else 3
             for stem, suffixes in _stems(form):
-                if len(stem) < least or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
+                if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix
+                    bare = form in self.own or _soft(form)  # «у Фаи»
+                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and bare))
+                if len(stem) < 2 or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
                     continue
                 if len(stem) > best:
                     best, found = len(stem), set(players)
                 elif len(stem) == best:
                     found |= players
         return self._ordered(found)
+
+    def _diminutive_of_pet(self, low: str) -> set[str]:
+        """The players one of whose pet names the word is a diminutive of: «Славику» of «Слава», «Юльке» of «Юля»."""
+        found: set[str] = set()
+        for form, players in self.forms.items():
+            stem = _stem(form)
+            if " " not in form and len(stem) >= 3 and low.startswith(stem) and stem != form:
+                rest = low[len(stem):]
+                if any(rest.startswith(x) and rest[len(x):] in _ENDINGS for x in _PET_DIMINUTIVE):
+                    found |= players
+        return found
+
+    def _possessive(self, low: str) -> tuple[str, ...]:
+        """«Борины карты», «Димина дама», «Глебовы»: a possessive adjective of a player's name (never a dictionary
+        word like «машина»)."""
+        found = _POSSESSIVE.fullmatch(low)
+        if found is None or (self.morphology.common_word(low) and not self.morphology.possessive(low)):
+            return ()
+        base = found.group(1)
+        forms = (base + "а", base + "я") if found.group(2) in ("ин", "ын") else (base,)
+        return self._ordered(set().union(*(self.forms.get(form, set()) for form in forms)))
+
+    def by_root(self, word: str) -> tuple[str, ...]:
+        """A pet name the table lacks, by its root: «Сёма» is Семён, «Ростик» Ростислав, «Гаврюша» Гавриил (the
+        root begins the name); «Сева» Всеволод, «Фрося» Ефросинья (after its first letters); «Ника» Вероника (the
+        name ends with it). A pet name the table gives to someone else counts only by a root of 3 letters that
+        begins the name («Веня» for Венедикт; not «Санька» for Оксана). The gender must agree where the
+        dictionary knows it («Ника» is not Никита); a root of two letters only from a name of three («Аля»). The
+        players found, in table order (two or more: ask)."""
+        low = fold(word)
+        strict = self.is_pet_name(word)
+        said = self.morphology.name_readings(low)  # «доси»: Дося masc; «дося» itself is femn too
+        readings = [(fold(n), g) for name, _ in said for n, g in (*said, *self.morphology.name_readings(name))
+                    if n == name]
+        readings = readings or [(n, None) for n in _nominatives(low)]
+        found: set[str] = set()
+        for nominative, gender in readings:
+            for player, name in self.own_names():
+                if _fits(nominative, name, strict) and gender in (None, *self.genders(player)):
+                    found.add(player)
+        return self._ordered(found)
+
+    def own_names(self) -> list[tuple[str, str]]:
+        return [(p, _first_name(fold(p))) for p in self.players if " " not in _first_name(p)]
+
+    def genders(self, player: str) -> tuple[str | None, ...]:
+        """The genders of the player's name read as itself («Станислава»: femn, not Станислав's genitive)."""
+        own = fold(player)
+        found = tuple(g for n, g in self.morphology.name_readings(own) if fold(n) == own)
+        return found or (None, "masc", "femn")
 
     def match_typo(self, word: str) -> tuple[str, ...]:
         """The one player whose name is one letter away («Бариса» → Борис); none if it is not one player."""

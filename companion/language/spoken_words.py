@@ -10,7 +10,7 @@ letter («кароль», «валед»: rapidfuzz's edit distance against the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
@@ -23,7 +23,6 @@ from companion.core.cards import (
     RANK_LETTERS,
     RU,
     SUIT_LETTERS,
-    SUIT_SYMBOLS,
     CardWord,
     Rank,
     Suit,
@@ -32,54 +31,7 @@ from companion.core.cards import (
     read_notation,
     word_forms,
 )
-
-
-class Morphology(Protocol):
-    """What the reader asks of a language's dictionary (language/morphology.py gives pymorphy3's answers)."""
-
-    def lemmas(self, word: str) -> Iterable[str]: ...
-
-    def common_word(self, word: str) -> bool:
-        """A dictionary word that is not a proper name («дома», «вера» the noun): never a typo."""
-        ...
-
-    def person_name(self, word: str) -> bool:
-        """A first name in some form («Гоши», «Боря»)."""
-        ...
-
-    def known(self, word: str) -> bool:
-        """In the dictionary at all («Маша» is, «Бариса» is not): only an unknown word may be a typo of a name."""
-        ...
-
-    def genitive(self, word: str) -> bool:
-        """Can be a genitive («короля», «тузов»): after or before «нет» it says the card is not there."""
-        ...
-
-    def genitive_lemmas(self, word: str) -> Iterable[str]:
-        """The dictionary forms of the word's genitive readings: after «у» a name is a genitive."""
-        ...
-
-
-class NoMorphology:
-    """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
-
-    def lemmas(self, word: str) -> Iterable[str]:
-        return ()
-
-    def common_word(self, word: str) -> bool:
-        return True
-
-    def person_name(self, word: str) -> bool:
-        return False
-
-    def known(self, word: str) -> bool:
-        return True
-
-    def genitive(self, word: str) -> bool:
-        return False
-
-    def genitive_lemmas(self, word: str) -> Iterable[str]:
-        return ()
+from companion.language.morphology import Morphology
 
 
 def _words(text: str) -> frozenset[str]:
@@ -89,23 +41,38 @@ def _words(text: str) -> frozenset[str]:
 # Number words that count cards but name no rank («один», "a pair"); «две», "three" and
 # the like are numerals of the vocabulary and count when a rank follows («две десятки»).
 COUNTS: dict[str, int] = {
-    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "one": 1, "pair": 2,
+    "один": 1, "одна": 1, "одну": 1, "одного": 1, "одной": 1, "пара": 2, "пару": 2, "парочка": 2, "парочку": 2,
+    "двое": 2, "трое": 3, "четверо": 4,
+    "one": 1, "pair": 2,
 }
 COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
 _WIN_LEMMAS = _words(
-    "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить "
+    "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить отстреляться освободиться "
+    "избавиться "
+    "уйти уходить "
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
-_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать")
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной")
+# Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
+_PLAY_LEMMAS = _words(
+    "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
+    "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
+)
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
-CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "cards", "card"})
+CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
-_CORRECTIONS = _words("нет нету вернее точнее ой ошибся ошиблась ошибка поправка no sorry oops actually")
+_CORRECTIONS = _words(
+    "нет нету вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала "
+    "спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
+)
+CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
 _NEGATIONS = frozenset({"не", "not"})
+# The one who dictates is a player too, but which? «у меня семёрка», «я вышла»: asked, never the player named before.
+SPEAKER = frozenset({"я", "меня", "мне", "мной", "мною", "мой", "моя", "мое", "мои", "моих", "моим", "i", "me", "my"})
 OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
 # Words that carry nothing for the round: prepositions, «у», «есть», «осталось», pronouns, hesitations.
 FILLERS = _words(
@@ -115,20 +82,30 @@ FILLERS = _words(
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
     ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
-    досталась достался достались кроме теперь итоге подожди погоди помню знаю уверен уверена
+    досталась достался достались кроме теперь итоге помню знаю уверен уверена
+    писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
+    хорошо блин кстати сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
+    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
+    кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
+    пожалуйста уже ребята народ вообще бы пацаны
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
 )
 _AND = frozenset({"и", "and", "а", "плюс", "plus"})
+# Words said while thinking («ну», «э», «короче»): nothing between two words that belong together.
+HESITATIONS = _words(
+    "ну э ээ эээ эм вот это короче значит так типа пиши ага там тут вроде слушай смотри блин ладно um uh er"
+)
 
-_RANK_LETTERS = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
+RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
 _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
 # Single letters that are also everyday words count as a rank only when written in capitals.
 _LETTERS_ONLY_CAPITAL = frozenset({"в", "к", "a"})
 
-_TOKENS = re.compile(
-    r"(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
+TOKENS = re.compile(
+    r"(?P<numrank>(?:10|[2-9])-?(?:ками|кам|ках|кой|ка|ке|ки|ку|ок)(?![^\W\d_]))"  # «10ке», «7-ка», «6ки»
+    r"|(?P<numcard>(?:10|[2-9])[пчбтк](?![^\W\d_]))|(?P<num>\d+)|(?P<suit>[♠♤♥♡♦♢♣♧])|(?P<q>\?)"
     r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)|(?P<end>[.;!\n])|(?P<pause>[,:—–]|\s-\s)",
     re.IGNORECASE,
 )
@@ -139,7 +116,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "or" | "unknown"
+    # | "draw" | "play" | "or" | "speaker" | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -149,6 +126,7 @@ class Tok:
     count: int = 0
     genitive: bool = False  # a rank word that can be a genitive («короля», «тузов»)
     plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
+    played: bool = False  # a play verb said with «последней»: «Тома даму червей последней кинула» (a win)
     guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
 
 
@@ -159,10 +137,12 @@ class Names(Protocol):
 
     def is_pet_name(self, word: str) -> bool: ...
 
+    def by_root(self, word: str) -> tuple[str, ...]: ...
+
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
 
-def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
+def player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
     if len(players) == 1:
         return Tok("player", word, player=players[0], guessed=guessed)
     return Tok("ambiguous", word, players=players)
@@ -170,14 +150,14 @@ def _player_token(word: str, players: tuple[str, ...], guessed: bool = False) ->
 
 def _letter_token(word: str, low: str) -> Tok | None:
     """One-letter ranks: В Д К Т, J Q K A (lower-case в, к and a are everyday words); suit letters."""
-    if low in _RANK_LETTERS and (low not in _LETTERS_ONLY_CAPITAL or word.isupper()):
-        return Tok("rank", word, rank=_RANK_LETTERS[low])
+    if low in RANK_LETTERS_ALL and (low not in _LETTERS_ONLY_CAPITAL or word.isupper()):
+        return Tok("rank", word, rank=RANK_LETTERS_ALL[low])
     if low in _SUIT_LETTERS:
         return Tok("suit-letter", word, suit=_SUIT_LETTERS[low])
     return None
 
 
-def _card_word_token(word: str, known: CardWord) -> Tok:
+def card_word_token(word: str, known: CardWord) -> Tok:
     if known.rank is not None:
         if known.numeral and known.rank in COUNTING_RANKS:
             return Tok("count", word, rank=known.rank, count=COUNTING_RANKS[known.rank])
@@ -192,17 +172,21 @@ def _form_token(word: str, form: str) -> Tok | None:
         return Tok("count", word, count=COUNTS[form])
     known = card_word(form)
     if known is not None:
-        return _card_word_token(word, known)
+        return card_word_token(word, known)
     if form in _WIN_LEMMAS:
         return Tok("win", word)
     if form in _DRAW_LEMMAS:
         return Tok("draw", word)
+    if form in _PLAY_LEMMAS:
+        return Tok("play", word)
     if form in FILLERS:
         return Tok("filler", word)
     return None
 
 
 def _small_word(word: str, low: str) -> Tok | None:
+    if low in SPEAKER:
+        return Tok("speaker", word)
     if low in _CORRECTIONS:
         return Tok("correct", word)
     if low in _NEGATIONS:
@@ -222,7 +206,7 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
     """One word of the text as a token: a player, a card word, a count, a filler … or unknown."""
     players = names.match(word)
     if players:
-        return _player_token(word, players)
+        return player_token(word, players)
     low = fold(word)
     found = _letter_token(word, low) if len(low) == 1 else None
     found = found or _small_word(word, low)
@@ -231,12 +215,18 @@ def classify(word: str, names: Names, morphology: Morphology) -> Tok:
     for form in [low, *(fold(lemma) for lemma in morphology.lemmas(low))]:
         found = _form_token(word, form)
         if found is not None:
-            if found.kind == "rank" and morphology.genitive(low):
-                return Tok("rank", word, rank=found.rank, genitive=True)
+            if found.kind == "rank" and _card_genitive(form, low, morphology):
+                return replace(found, genitive=True)
             return found
     if any(low.startswith(stem) for stem in _WIN_STEMS):
         return Tok("win", word)
     return _guess(word, low, names, morphology)
+
+
+def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
+    """«короля», «тузов», «десятки»: a genitive of the card word itself (after or before «нет»: not there)."""
+    known = card_word(form)
+    return known is not None and fold(known.lemma) in {fold(lemma) for lemma in morphology.genitive_lemmas(low)}
 
 
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
@@ -244,100 +234,61 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
-        return replace(_card_word_token(word, typo), guessed=a_name)
+        return replace(card_word_token(word, typo), guessed=a_name)
+    players = names.by_root(word) if a_name and not morphology.common_word(low) else ()
+    if players:  # «Сёме», «Ростика»: a pet name the table lacks, by its root
+        return player_token(word, players)
     unknown_word = not morphology.known(low) and not names.is_pet_name(word)  # «Маша» is never a typo of «Миша»
     players = names.match_typo(word) if unknown_word else ()
     if players:
-        return _player_token(word, players, guessed=True)
+        return player_token(word, players, guessed=True)
     if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
 
 
+def _hard(word: str) -> str:
+    return word.replace("ь", "").replace("ъ", "")
+
+
 @lru_cache(maxsize=1)
-def _vocabulary() -> tuple[str, ...]:
-    return tuple(form for form in word_forms() if len(form) >= TYPO_MIN_LENGTH and not form.isascii())
+def _vocabulary() -> dict[str, tuple[str, ...]]:
+    """The Russian card words under their spelling without «ь» (people and phones drop it: «карол», «вальт»)."""
+    spellings: dict[str, list[str]] = {}
+    for form in word_forms():
+        if len(form) >= TYPO_MIN_LENGTH and not form.isascii():
+            spellings.setdefault(_hard(form), []).append(form)
+    return {hard: tuple(forms) for hard, forms in spellings.items()}
 
 
 @lru_cache(maxsize=4096)
 def card_word_typo(low: str) -> CardWord | None:
-    """The card word one letter away from `low` («кароль» → «король»), if exactly one meaning is."""
+    """The card word one letter away from `low` («кароль» → «король»), a soft sign aside («карол»), if exactly one
+    meaning is."""
     if len(low) < TYPO_MIN_LENGTH or low.isascii():
         return None
-    near = process.extract(low, _vocabulary(), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
+    near = process.extract(_hard(low), list(_vocabulary()), scorer=Levenshtein.distance, score_cutoff=1, limit=8)
     if len(low) < 5:
         near = [n for n in near if n[0][0] == low[0]]
-    if not near:
+    nearest = min((distance for _, distance, _ in near), default=0)  # «десятька»: десятка, not девятка
+    forms = [word_forms()[form] for hard, distance, _ in near if distance == nearest for form in _vocabulary()[hard]]
+    if not forms or len({(w.rank, w.suit) for w in forms}) != 1:
         return None
-    meanings = {(word_forms()[form].rank, word_forms()[form].suit) for form, _, _ in near}
-    if len(meanings) != 1:
+    return min(forms, key=lambda w: not w.adjective)  # «пиквой»: пиковой
+
+
+@lru_cache(maxsize=1024)
+def suit_word_typo(low: str) -> CardWord | None:
+    """The suit word one letter away from `low` where a suit is awaited («трев»: треф, though «трех» is as near),
+    if exactly one suit is."""
+    if len(low) < TYPO_MIN_LENGTH or low.isascii():
         return None
-    return min((word_forms()[form] for form, _, _ in near), key=lambda w: not w.adjective)  # «пиквой»: пиковой
-
-
-def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
-    out: list[Tok] = []
-    words = [(m.lastgroup, m.group()) for m in _TOKENS.finditer(text)]
-    i = 0
-    while i < len(words):
-        kind, value = words[i]
-        if kind == "word":
-            multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
-            if multi is not None:
-                player, used = multi
-                out.append(Tok("player", " ".join(v for _, v in words[i : i + used]), player=player))
-                i += used
-                continue
-            out.append(classify(value, names, morphology))
-        else:
-            out.append(_symbol_token(kind, value))
-        i += 1
-    return _names_by_place(out, morphology)
-
-
-_NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
-
-
-def _names_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
-    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a name of nobody here:
-    its cards go with it into a question, never to the player named before. After «у» a name is a genitive:
-    «у Валентина» is Валентин's, not Валентина's."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
-        if tok.kind == "ambiguous" and after_u:
-            lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
-            genitive = [p for p in tok.players if fold(p) in lemmas]
-            out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
-        if tok.kind != "unknown" and not (tok.guessed and tok.player is None):
-            continue
-        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
-        if after_u or before_win:
-            out[k] = Tok("stranger", tok.text)
-    return out
-
-
-def _symbol_token(kind: str | None, value: str) -> Tok:
-    if kind == "numcard":  # «6т», «10п»: a digit and a Cyrillic suit letter, written together
-        card = read_notation(value)
-        assert card is not None
-        return Tok("card", value, rank=card.rank, suit=card.suit)
-    if kind == "num":
-        return Tok("number", value, count=int(value) if len(value) <= 3 else 0)
-    if kind == "suit":
-        return Tok("suit-letter", value, suit=SUIT_SYMBOLS[value])
-    if kind == "q":
-        return Tok("unknown-suit", value)
-    return Tok("end" if kind == "end" else "pause", value)
-
-
-def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) -> tuple[str, int] | None:
-    chunk: list[str] = []
-    for k, v in words[i : i + 4]:
-        if k != "word":
-            break
-        chunk.append(v)
-    return names.multi_word(chunk) if len(chunk) > 1 else None
+    near = process.extract(_hard(low), list(_vocabulary()), scorer=Levenshtein.distance, score_cutoff=1, limit=12)
+    forms = [word_forms()[form] for hard, _, _ in near for form in _vocabulary()[hard] if hard[0] == low[0]]
+    suits = [w for w in forms if w.suit is not None and w.rank is None and not w.adjective]
+    if len({w.suit for w in suits}) != 1:
+        return None
+    return suits[0]
 
 
 def numeral(tok: Tok) -> int | None:
@@ -360,29 +311,3 @@ def number_as(tok: Tok, nxt: Tok | None) -> Tok:
     if 2 <= n <= 10:
         return Tok("rank", tok.text, rank=Rank(str(n)))
     return Tok("unknown", tok.text)
-
-
-# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
-# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
-_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
-_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
-                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
-
-
-def rank_gender(tok: Tok) -> str | None:
-    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
-    low = fold(tok.text)
-    if tok.rank is None or len(low) < 3 or low.isascii():
-        return None
-    known = card_word(low) or card_word_typo(low)
-    if known is None or known.numeral or known.rank is None:
-        return None
-    return "m" if tok.rank in _MASCULINE_RANKS else "f"
-
-
-def adjective_gender(tok: Tok) -> str | None:
-    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
-    low = fold(tok.text)
-    if tok.plural or tok.kind != "suit-before":
-        return None
-    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)

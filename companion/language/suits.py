@@ -9,27 +9,54 @@ asked. `Suits` is the part of the reader (dictation._Reader) that does this.
 
 from __future__ import annotations
 
-from companion.core.cards import Suit, fold
-from companion.language.corrections import SKIPPED, Corrections
-from companion.language.spoken_words import FILLERS, Tok, adjective_gender, rank_gender
+from companion.core.cards import Rank, Suit, card_word, fold
+from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.spoken_words import FILLERS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
+_BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
+_ALL = frozenset({"все", "all"})  # «туз, король и дама, все пики»
+
+# Grammatical gender of the Russian rank nouns (туз, король, валет; дама, десятка … шестёрка) and of a suit
+# adjective's singular endings: «туз бубновый десятка» — «бубновый» is the ace's, not the ten's.
+_MASCULINE_RANKS = frozenset({Rank.ACE, Rank.KING, Rank.JACK})
+_ADJ_ENDINGS = (("ый", "m"), ("ий", "m"), ("ого", "m"), ("ому", "m"), ("ым", "m"), ("ом", "m"),
+                ("ая", "f"), ("яя", "f"), ("ую", "f"), ("юю", "f"), ("ой", "f"), ("ей", "f"), ("ою", "f"))
+
+
+def rank_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a Russian rank noun as said («туза», «десяткой»); None for a letter, a digit, a numeral."""
+    low = fold(tok.text)
+    if tok.rank is None or len(low) < 3 or low.isascii():
+        return None
+    known = card_word(low) or card_word_typo(low)
+    if known is None or known.numeral or known.rank is None:
+        return None
+    return "m" if tok.rank in _MASCULINE_RANKS else "f"
+
+
+def adjective_gender(tok: Tok) -> str | None:
+    """"m" or "f" for a singular suit adjective («бубновый», «пиковой»); None for a plural or another word."""
+    low = fold(tok.text)
+    if tok.plural or tok.kind != "suit-before":
+        return None
+    return next((g for ending, g in _ADJ_ENDINGS if low.endswith(ending)), None)
 
 
 class Suits(Corrections):
     """The reader's state that suits read and change (the fields live in dictation._Reader)."""
 
     paused: bool
-    clause: int
     suit_before: tuple[Suit, str] | None
     unplaced: list[str]
     count: tuple[int, str] | None
+    plurals: list[str]
 
     def on_suit(self, tok: Tok, k: int) -> None:
         """«король пик», "king of spades", "К ♠"; «два вальта, червовый и трефовый»; «пики: туз»."""
         assert tok.suit is not None
         nxt = self.next(k)
-        if self.correct_suit(tok, nxt) or self.fill_last(tok):
+        if self.both(tok, k) or self.correct_suit(tok, nxt) or self.fill_last(tok):
             return
         if tok.kind == "suit-after" and nxt is not None and nxt.kind == "rank":
             self.suit_before = (tok.suit, tok.text)
@@ -43,6 +70,8 @@ class Suits(Corrections):
             self.result.unrecognised.append(self.suit_before[1])
             self.suit_before = None
         nxt = self.next(k, SKIPPED)
+        if self.both(tok, k):
+            return
         after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
         if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
             return
@@ -63,9 +92,49 @@ class Suits(Corrections):
         before = rank_gender(self.toks[last.said_at]) if last.said_at >= 0 else None
         if adjective is not None and adjective == before != rank_gender(nxt):
             return self.fill_last(tok)
+        if adjective is not None and self.own_suit_follows(nxt, k):  # «десятка бубновая десятка червовая»
+            return self.fill_last(tok)
         if adjective is None or adjective == before:
             self.unplaced.append(tok.text)
         return False
+
+    def both(self, tok: Tok, k: int) -> bool:
+        """«десятка и девятка, обе черви», «туз и десятка у Дианы, обе бубны»: the two cards said last of one
+        hand, both without a suit, take it (also with «обе» after the suit: «девятка и десятка червей обе»); after
+        «все» every card of the hand said since its name; anything else with «обе», «все» is not read."""
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")
+                       or fold(t.text) in _BOTH | _ALL), None)  # «обе, вот, черви»
+        after = self.toks[k + 1] if k + 1 < len(self.toks) else None
+        if after is not None and fold(after.text) in _BOTH:  # «девятка и десятка червей обе» («всё» after: the end)
+            before = after
+        if before is None or fold(before.text) not in _BOTH | _ALL:
+            return False
+        assert tok.suit is not None
+        open_cards = self.cards_said_last(every=fold(before.text) in _ALL)
+        if len(open_cards) < 2 or any(g.suits[i] is not None for g, i in open_cards) or len(
+                {(g.owner, g.stranger) for g, _ in open_cards}) != 1:
+            self.result.unrecognised.append(before.text)
+            return True
+        for group, i in open_cards:
+            group.suits[i] = tok.suit
+            group.words.append(tok.text)
+        self.paused = False
+        return True
+
+    def cards_said_last(self, every: bool) -> list[tuple[Group, int]]:
+        """The two cards said last («обе»), or every card of the last hand said since its name («все»)."""
+        cards = [(g, i) for g in reversed(self.groups) if not g.dropped and not g.finishing
+                 for i in reversed(range(len(g.suits)))]
+        if not every:
+            return cards[:2]
+        last = cards[0][0] if cards else None  # «туз, король и дама, все пики»
+        return [(g, i) for g, i in cards if last is not None and g in self.groups[self.clause :]
+                and (g.owner, g.stranger) == (last.owner, last.stranger)]
+
+    def own_suit_follows(self, card: Tok, k: int) -> bool:
+        """The card after the suit word at `k` is said with a suit of its own right after it."""
+        at = next(i for i in range(k + 1, len(self.toks)) if self.toks[i] is card)
+        return at + 1 < len(self.toks) and self.toks[at + 1].kind in _SUIT_WORDS
 
     def fill_last(self, tok: Tok) -> bool:
         if tok.plural and self.fill_all(tok):
@@ -74,11 +143,22 @@ class Suits(Corrections):
         if last is None or last.dropped or (self.paused and len(last.suits) == 1):
             return False
         assert tok.suit is not None
-        if not last.fill(tok.suit, tok.text):
+        if not last.fill(tok.suit, tok.text) and not self.one_more(last, tok):
             return False
         if self.count is not None and self.count[0] == 1:  # «две дамы, одна червовая»: one of them
             self.count = None
         self.paused = False
+        return True
+
+    def one_more(self, group: Group, tok: Tok) -> bool:
+        """«короли пик и треф», «тузы пиковый и червовый»: a plural rank said without a number has as many cards as
+        suits are listed after it (two or more: then nothing is left to ask)."""
+        if not group.open_count or tok.suit is None or tok.suit in group.suits:
+            return False
+        group.suits.append(tok.suit)
+        group.words.append(tok.text)
+        said = self.toks[group.said_at].text
+        self.plurals = [w for w in self.plurals if w != said]
         return True
 
     def fill_all(self, tok: Tok) -> bool:

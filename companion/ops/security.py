@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, g, request
+from flask import Flask, Request, Response, abort, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -105,33 +105,41 @@ def check_origin() -> None:
 
 
 def check_host() -> None:
-    """Refuse a Host that is neither an IP address nor a name the app is served on (SERVED_HOSTS).
+    """Refuse a Host that is neither an IP address nor a name the app is served on (SERVED_HOSTS)."""
+    if not host_served(request.host, current_app.config.get("SERVED_HOSTS")):
+        abort(400)
+
+
+def host_served(host: str, served: Iterable[str] | None) -> bool:
+    """`host` (a Host header) is an IP address or one of `served` (no list: every host is).
 
     DNS rebinding needs a host name of the attacker's, so IP addresses pass; names must be listed."""
-    served = current_app.config.get("SERVED_HOSTS")
     if not served:
-        return
-    name = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+        return True
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     if name.startswith("[") and "]" in name:
         name = name[1:name.index("]")]
     try:
         ipaddress.ip_address(name)
-        return
+        return True
     except ValueError:
         pass
-    if name.lower() not in {h.strip("[]").lower() for h in served}:
-        abort(400)
+    return name.lower() in {h.strip("[]").lower() for h in served}
 
 
 # -- headers --------------------------------------------------------------------
 
 
 def secure_headers(response: Response) -> Response:
+    return add_secure_headers(response, request.endpoint or "")
+
+
+def add_secure_headers(response: Response, endpoint: str) -> Response:
+    """The headers every answer carries; `endpoint` says whether the page may hold a token."""
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CSP)
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("X-Frame-Options", "DENY")
-    endpoint = request.endpoint or ""
     if endpoint.endswith(TOKEN_ENDPOINT_SUFFIXES):
         headers["Referrer-Policy"] = "no-referrer"
         headers["Cache-Control"] = "no-store"
@@ -162,6 +170,17 @@ def _categories(rule_path: str, methods: set[str]) -> list[tuple[str, list[str]]
     if rule_path.rstrip("/") in ("/api/v1/faq", "/faq") and "GET" in methods:
         found.append(("RATELIMIT_SEARCH", ["GET"]))
     return found
+
+
+# Flask-Limiter's settings that would put a limit on every view (none is set by this app)
+LIMITS_ON_EVERY_VIEW = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+
+def unlimited(app: Flask, rule_path: str, method: str) -> bool:
+    """No rate limit counts `method` requests to `rule_path` (the idle-poll path may answer them)."""
+    if app.config.get("RATELIMIT_ENABLED") and any(app.config.get(key) for key in LIMITS_ON_EVERY_VIEW):
+        return False
+    return not any(method in methods for _key, methods in _categories(rule_path, {method}))
 
 
 def apply_limits(app: Flask, limiter: Limiter) -> None:
@@ -228,12 +247,12 @@ class SafeCsvWriter:
 # -- request log -----------------------------------------------------------------
 
 
-def _safe_path() -> str:
+def _safe_path(req: Request) -> str:
     """The path and query, with any edit token blanked."""
-    if not request.query_string:
-        return request.path
-    args = [(k, "…" if k.lower() in ("token", "edit_token") else v) for k, v in request.args.items(multi=True)]
-    return request.path + "?" + "&".join(f"{k}={v}" for k, v in args)
+    if not req.query_string:
+        return req.path
+    args = [(k, "…" if k.lower() in ("token", "edit_token") else v) for k, v in req.args.items(multi=True)]
+    return req.path + "?" + "&".join(f"{k}={v}" for k, v in args)
 
 
 LOG_PATH_MAX = 1000  # characters of path and query a log line keeps
@@ -255,11 +274,16 @@ def start_timer() -> None:
 
 
 def log_request(response: Response) -> Response:
-    if log.isEnabledFor(logging.INFO):
-        took = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        log.info("%s %s %s %s %.1fms", log_safe(str(request.remote_addr), 64), log_safe(request.method, 16),
-                 log_safe(_safe_path()), response.status_code, took)
+    log_answer(request, response.status_code, g.get("started", time.perf_counter()))
     return response
+
+
+def log_answer(req: Request, status: int, started: float) -> None:
+    """The request's log line (`started`: its time.perf_counter() on arrival)."""
+    if log.isEnabledFor(logging.INFO):
+        took = (time.perf_counter() - started) * 1000
+        log.info("%s %s %s %s %.1fms", log_safe(str(req.remote_addr), 64), log_safe(req.method, 16),
+                 log_safe(_safe_path(req)), status, took)
 
 
 def init_app(app: Flask) -> None:

@@ -145,10 +145,15 @@ def get_db() -> sqlite_utils.Database:
     Reusing connections matters: closing the last connection to a WAL database
     checkpoints it, which would cost every request several milliseconds.
     """
-    local = current_app.extensions["companion.db"]
+    return connection(current_app)
+
+
+def connection(app: Flask) -> sqlite_utils.Database:
+    """`get_db` for a given app, outside a request context (the idle-poll path, `web.http.fast_poll`)."""
+    local = app.extensions["companion.db"]
     db: sqlite_utils.Database | None = getattr(local, "db", None)
     if db is None:
-        db = local.db = connect(current_app.config["DATABASE"])
+        db = local.db = connect(app.config["DATABASE"])
     return db
 
 

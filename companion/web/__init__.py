@@ -60,6 +60,15 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["dispute_text"] = dispute_text
 
 
+def idle_polls() -> dict[str, Any]:
+    """The views whose idle conditional polls `web.http.fast_poll` answers before Flask, by endpoint,
+    each with its validator from the stored data (the function the view itself answers with)."""
+    from companion.web.api import seats as seats_api
+    from companion.web.pages import series
+
+    return {"series.show": series.idle_poll, "seats_api.get_draft": seats_api.idle_draft_poll}
+
+
 def named_limits() -> dict[str, Any]:
     """Defaults and limits the templates show, named once where they are decided."""
     from companion.core.rules import DEFAULT_RULESET

@@ -9,21 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+import sqlite_utils
+from flask import Blueprint, Request, Response, jsonify
 
 from companion.core.errors import N_
 from companion.service import roster, seats
+from companion.service import series as series_service
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.api.request import authorize, bearer_token, created, json_object, load_series
 from companion.web.errors import ApiError
-from companion.web.http.conditional import conditional
+from companion.web.http.conditional import Validator
 from companion.web.http.links import public_url
 from companion.web.present.series_json import round_marks_json, series_json
 
 bp = Blueprint("seats_api", __name__, url_prefix="/api/v1")
 
 NO_STORE = {"Cache-Control": "no-store"}
+DRAFT_HEADERS = {"Cache-Control": "no-cache"}
 
 
 def seat_or_editor(series: Series) -> str | None:
@@ -98,11 +101,20 @@ def drop_hand(series_id: str, player: str) -> Response:
     return Response(status=204)
 
 
+def draft_validator(found: seats.Draft) -> Validator:
+    return Validator(found.etag, headers=DRAFT_HEADERS)
+
+
+def idle_draft_poll(db: sqlite_utils.Database, series_id: str, _req: Request) -> Validator | None:
+    """`draft_validator` of a stored series' draft (None: no such series), for the idle-poll path (`fast_poll`)."""
+    series = series_service.load(db, series_id)
+    return None if series is None else draft_validator(seats.draft(db, series))
+
+
 @bp.get("/series/<series_id>/draft")
 def get_draft(series_id: str) -> Response:
-    series = load_series(series_id)
-    found = seats.draft(get_db(), series)
-    return conditional(found.etag, lambda: jsonify(found.to_json()), headers={"Cache-Control": "no-cache"})
+    found = seats.draft(get_db(), load_series(series_id))
+    return draft_validator(found).answer(lambda: jsonify(found.to_json()))
 
 
 @bp.post("/series/<series_id>/rounds/<int:n>/confirmation")

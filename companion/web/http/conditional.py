@@ -2,9 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
-from flask import Response, make_response, request
+from flask import Request, Response, request
+
+
+@dataclass(frozen=True)
+class Validator:
+    """What a conditional GET is answered by: its ETag (weak or strong) and the headers both answers carry
+    (Vary, Cache-Control). The Flask view and the idle-poll path (`fast_poll`) use the same one."""
+
+    etag: str
+    weak: bool = False
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def held_by(self, req: Request = request) -> bool:
+        """The client already holds this answer (its If-None-Match names the ETag)."""
+        held = req.if_none_match
+        return held.contains_weak(self.etag) if self.weak else held.contains(self.etag)
+
+    def finish(self, response: Response) -> Response:
+        response.set_etag(self.etag, weak=self.weak)
+        for key, value in self.headers.items():
+            response.headers[key] = value
+        return response
+
+    def not_modified(self) -> Response:
+        """304 with no body."""
+        return self.finish(Response("", 304))
+
+    def answer(self, render: Callable[[], Response]) -> Response:
+        """304 when the client already holds it; otherwise `render()` (only then) with the ETag set."""
+        return self.not_modified() if self.held_by() else self.finish(render())
 
 
 def conditional(etag: str, render: Callable[[], Response], *, weak: bool = False,
@@ -14,9 +44,4 @@ def conditional(etag: str, render: Callable[[], Response], *, weak: bool = False
     `render` is only called when the client's copy is stale, so an idle poll costs
     no rendering. `headers` (Vary, Cache-Control) go on both answers.
     """
-    matches = request.if_none_match.contains_weak(etag) if weak else request.if_none_match.contains(etag)
-    response = make_response("", 304) if matches else render()
-    response.set_etag(etag, weak=weak)
-    for key, value in (headers or {}).items():
-        response.headers[key] = value
-    return response
+    return Validator(etag, weak, headers or {}).answer(render)

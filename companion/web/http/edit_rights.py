@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, request
+from flask import Request, Response, abort, request
 
 from companion.service.series import Series
 from companion.storage.database import SeriesRow
@@ -20,9 +20,9 @@ def can_edit(series: Series) -> bool:
     return can_edit_row(series.row)
 
 
-def can_edit_row(row: SeriesRow) -> bool:
+def can_edit_row(row: SeriesRow, req: Request = request) -> bool:
     """`can_edit` from the stored row alone (an idle poll never loads the rounds)."""
-    token = request.cookies.get(edit_cookie(row.id))
+    token = req.cookies.get(edit_cookie(row.id))
     return bool(token) and row.token_matches(token or "")
 
 

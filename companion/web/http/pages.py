@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, make_response, redirect, render_template, url_for
-from htmx_flask import request as htmx_request
+from flask import Request, Response, abort, make_response, redirect, render_template, request, url_for
+from htmx_flask.requests import HtmxHeaders  # type: ignore[import-untyped]  # no type information
 
 from companion.service import series as series_service
 from companion.storage.database import get_db
@@ -20,9 +20,9 @@ def page(template: str, status: int = 200, /, *, vary: str = PAGE_VARY, **contex
     return response
 
 
-def is_fragment() -> bool:
+def is_fragment(req: Request = request) -> bool:
     """An htmx request for a piece of the page: not a boosted link, not a history restore."""
-    htmx = htmx_request.htmx
+    htmx = HtmxHeaders(req.headers)
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 

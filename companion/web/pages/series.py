@@ -8,12 +8,13 @@ an idle phone gets 304 and no body.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, request
+import sqlite_utils
+from flask import Blueprint, Request, Response, abort, make_response, request
 
-from companion.i18n import current_language
+from companion.i18n import select_language
 from companion.service.series import Series
 from companion.storage.database import SeriesRow, get_db, load_series, round_history
-from companion.web.http.conditional import conditional
+from companion.web.http.conditional import Validator
 from companion.web.http.edit_rights import can_edit, can_edit_row
 from companion.web.http.memory import app_cache
 from companion.web.http.pages import is_fragment, load_or_404, page
@@ -29,11 +30,24 @@ SERIES_HEADERS = {"Vary": "HX-Request, HX-Boosted, Cookie, Accept-Language", "Ca
 FRAGMENT_CACHE_SIZE = 1024
 
 
-def standings_etag(row: SeriesRow, fragment: bool) -> str:
+def standings_etag(row: SeriesRow, fragment: bool, req: Request = request) -> str:
     """Series version, language, editor or reader, fragment or page: what the answer depends on.
 
     Made from the stored row alone, so an idle poll is answered 304 without loading or replaying the rounds."""
-    return f"v{row.stamp}-{current_language()}-{'e' if can_edit_row(row) else 'r'}-{'f' if fragment else 'p'}"
+    editor = can_edit_row(row, req)
+    return f"v{row.stamp}-{select_language(req)}-{'e' if editor else 'r'}-{'f' if fragment else 'p'}"
+
+
+def standings_validator(row: SeriesRow, req: Request = request) -> Validator:
+    """The ETag and headers of `/series/<id>` as `req` asks for it (the page, or the fragment a poll gets)."""
+    etag = standings_etag(row, is_fragment(req), req) + ("-u" if req.args.get("saved") else "")  # the undo offer
+    return Validator(etag, weak=True, headers=SERIES_HEADERS)
+
+
+def idle_poll(db: sqlite_utils.Database, series_id: str, req: Request) -> Validator | None:
+    """`standings_validator` of a stored series (None: no such series), for the idle-poll path (`fast_poll`)."""
+    row = load_series(db, series_id, with_rounds=False)
+    return None if row is None else standings_validator(row, req)
 
 
 def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
@@ -64,7 +78,8 @@ def show(series_id: str) -> Response:
     if row is None:
         abort(404)
 
-    etag = standings_etag(row, is_fragment()) + ("-u" if request.args.get("saved") else "")  # the undo offer
+    validator = standings_validator(row)
+    etag = validator.etag
     # Readers' polls: every watcher of a table asks for the same fragment after a save; render it once.
     shared = is_fragment() and not can_edit_row(row) and not request.args.get("saved")
 
@@ -80,4 +95,4 @@ def show(series_id: str) -> Response:
         remember_recent(response, series_id)
         return response
 
-    return conditional(etag, render, weak=True, headers=SERIES_HEADERS)
+    return validator.answer(render)

@@ -235,9 +235,7 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
         html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series["id"])))
     chart = embedded(html, "image/svg+xml").decode()  # the page's chart with its loss line, as an image of its own
     assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
-    from companion.web.http.links import qr_png
-
-    assert embedded(html, "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow this series
+    assert embedded(html, "image/png") == export.qr_print_png(f"http://localhost/series/{series['id']}")  # follow it
     assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
     assert "size: A4 portrait" in html and "counter(pages)" in html
@@ -262,13 +260,17 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     with client.application.test_request_context("/?lang=en"):
         html = export.sheet_html(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
+    from companion import ROOT
+
     chart = embedded(html, "image/svg+xml").decode()
-    assert 2 <= chart.count('class="tick"') <= export.PRINT_TICKS  # the page's chart has 12 round numbers
+    assert chart.count("<text") == 2 and 'class="ticks"' in chart  # the loss line's label, the round numbers
     from companion.web.present.series_view import PALETTE
 
+    sheet_css = (ROOT / "static" / export.SHEET_CSS).read_text()
     for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header
-        assert f'<th style="border-bottom-color: {PALETTE[i % len(PALETTE)]}">{name}</th>' in html
-    from companion import ROOT
+        colour = PALETTE[i % len(PALETTE)]
+        assert f'<th class="{export.COLOUR_CLASSES[colour]}">{name}</th>' in html
+        assert f"th.{export.COLOUR_CLASSES[colour]} {{ border-bottom-color: {colour}; }}" in sheet_css
     from companion.ops import pdf
 
     with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS) as document:
@@ -327,3 +329,33 @@ def test_two_players_the_other_one_wins() -> None:
     final = final_standings(replay(setup, entries))
     assert final.finished and final.winner == "Аня" and final.losers == ("Борис",)
     assert [p.name for p in final.places] == ["Аня", "Борис"] and final.out[0].out_round == 2
+
+
+def test_the_pdf_chart_numbers_its_rounds_in_one_text_centred_where_the_page_centres_them() -> None:
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    from companion import ROOT
+    from companion.web.pages import export
+
+    ticks = [{"n": n, "x": 8.0 + 2.7 * n} for n in range(1, 121)]  # 120 rounds: every 20th of them printed
+    axis = export.print_chart({"ticks": ticks})["axis"]
+    assert axis["text"] == "1" + "".join(str(n) for n in (21, 41, 61, 81, 101))
+    xs = [float(x) for x in axis["x"].split()]
+    digit = export.DIGIT_EM * export.TICK_SIZE
+    assert xs[0] == round(10.7 - digit / 2, 1) and xs[1:3] == [round(64.7 - digit, 1), round(64.7, 1)]  # 1, 21
+    assert xs[-3:] == [round(280.7 - 1.5 * digit + i * digit, 1) for i in range(3)]  # 101, centred on its x
+    font = TTFont(ROOT / "static" / "fonts" / "dejavu-sans.woff2")  # the sheet's font: every digit as wide
+    assert {font["hmtx"][font.getBestCmap()[ord(d)]][0] / font["head"].unitsPerEm for d in "0123456789"} == {
+        export.DIGIT_EM}
+
+
+def test_the_pdf_qr_code_is_a_grey_png_of_the_same_modules() -> None:
+    from PIL import Image
+
+    from companion.web.http.links import qr_png
+    from companion.web.pages import export
+
+    url = "http://club.example/series/abc"
+    grey, one_bit = (Image.open(io.BytesIO(data)) for data in (export.qr_print_png(url), qr_png(url)))
+    assert grey.mode == "L" and grey.size == one_bit.size
+    assert grey.tobytes() == one_bit.convert("L").tobytes()

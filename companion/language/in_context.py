@@ -1,0 +1,189 @@
+"""The words of a round read where they stand (issue 21): what a word is can depend on its neighbours.
+
+`tokens` reads each word alone (`spoken_words.classify`), then by its place: the one
+who dictates («у меня», «я вышла») is somebody to ask about; a card played «последней картой» is the card
+the player went out on; a word where only a name
+can stand («у Пети», «Фая вышла») is a player's pet name by its root or a name of
+nobody; a dictionary word one letter off a suit right after a rank is that suit («на
+девятке пек»); a lower-case «в», «к» among cards is a rank letter.
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
+from companion.language.morphology import Morphology
+from companion.language.spoken_words import (
+    CORRECTION_PHRASES,
+    RANK_LETTERS_ALL,
+    TOKENS,
+    Names,
+    Tok,
+    card_word_token,
+    card_word_typo,
+    classify,
+    player_token,
+    suit_word_typo,
+)
+
+
+def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
+    out: list[Tok] = []
+    words = [(m.lastgroup, m.group()) for m in TOKENS.finditer(text)]
+    i = 0
+    while i < len(words):
+        kind, value = words[i]
+        if kind == "word" and (fold(value), fold(words[i + 1][1]) if i + 1 < len(words) else "") in CORRECTION_PHRASES:
+            out.append(Tok("correct", f"{value} {words[i + 1][1]}"))
+            i += 2
+            continue
+        if kind == "word":
+            multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
+            if multi is not None:
+                player, used = multi
+                out.append(Tok("player", " ".join(v for _, v in words[i : i + used]), player=player))
+                i += used
+                continue
+            out.append(classify(value, names, morphology))
+        else:
+            out.append(symbol_token(kind, value))
+        i += 1
+    out = _covers_by_place(_plays_by_place(_speaker_by_place(out)))
+    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+
+
+_LAST = ("последн", "last")  # «последней картой», «последнюю», "last card"
+
+
+def _plays_by_place(toks: list[Tok]) -> list[Tok]:
+    """«последней картой положила девятку», «скинула последнюю даму»: a card played said to be the last one is the
+    card the player went out on, as «вышла на девятке» says; so is a card played and then «вышла» («Тома даму червей
+    кинула и вышла»)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
+        if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
+            out[k] = Tok("win", tok.text, played=True)
+        nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)
+        if tok.kind == "play" and nxt is not None and nxt.kind == "win":  # «даму червей кинула и вышла»
+            out[k] = Tok("filler", tok.text)
+            out[toks.index(nxt, k + 1)] = Tok("win", nxt.text, played=True)
+    return out
+
+
+_BY_CARD = ("ой", "ом", "ем", "ём", "ею", "ою")  # «десяткой», «тузом», «королём»
+
+
+def _covers_by_place(toks: list[Tok]) -> list[Tok]:
+    """«положил шестёрку и закрыл её десяткой бубей, вышел»: a win word right before a card in the instrumental,
+    after a card played in the same sentence, covers that card (a play); who went out is said after."""
+    out = list(toks)
+    played = False
+    for k, tok in enumerate(toks):
+        if tok.kind in ("player", "ambiguous", "stranger", "end"):
+            played = False
+        played = played or tok.kind == "play"
+        nxt = next((t for t in toks[k + 1 :] if t.kind != "filler"), None)
+        if (played and tok.kind == "win" and nxt is not None and nxt.kind in ("rank", "card")
+                and fold(nxt.text).endswith(_BY_CARD) and any(t.kind == "win" for t in toks[k + 1 :])):
+            out[k] = Tok("play", tok.text)
+    return out
+
+
+_NAME_BEFORE = frozenset({"у"})  # «у Пети»: the word after is somebody's name
+
+
+def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> list[Tok]:
+    """A word read as nothing where only a name can stand («у Пети туз», «Фая вышла») is a pet name of a player by
+    its root («у Миры»: Мирослава), or else a name of nobody here: its cards go with it into a question, never to
+    the player named before. After «у» a name is a genitive: «у Валентина» is Валентин's, not Валентина's."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
+        if tok.kind == "ambiguous" and after_u:
+            lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
+            genitive = [p for p in tok.players if fold(p) in lemmas]
+            out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
+        if tok.kind not in ("unknown", "stranger") and not (tok.guessed and tok.player is None):
+            continue
+        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
+        if after_u or before_win:
+            players = names.by_root(tok.text)
+            out[k] = player_token(tok.text, players) if players else Tok("stranger", tok.text)
+    return out
+
+
+def _speaker_by_place(toks: list[Tok]) -> list[Tok]:
+    """«я ошиблась»: a correction; «у меня туз», «я вышла»: the one who dictates, but which player? asked."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind == "speaker":
+            sorry = k + 1 < len(toks) and toks[k + 1].kind == "correct"
+            out[k] = Tok("filler", tok.text) if sorry else Tok("stranger", tok.text)
+    return out
+
+
+def _suits_by_place(toks: list[Tok]) -> list[Tok]:
+    """A dictionary word one letter off a suit word («пек», «пир» for «пик»), right after a rank said without its
+    suit, is that suit: where a suit is awaited the typo is no longer a guess."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind not in ("unknown", "stranger") or k == 0 or toks[k - 1].kind != "rank" or toks[k - 1].suit:
+            continue
+        typo = card_word_typo(fold(tok.text))
+        if typo is None or typo.suit is None:
+            typo = suit_word_typo(fold(tok.text))  # «трев»: as near to «трех», but a suit is awaited here
+        if typo is not None and typo.suit is not None and not typo.adjective:
+            out[k] = card_word_token(tok.text, typo)
+    return out
+
+
+_AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after", "suit-letter", "end"})
+_BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
+# «в итоге», «к тому же»: what the preposition governs
+_GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
+
+
+def _letters_by_place(toks: list[Tok]) -> list[Tok]:
+    """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
+    govern, is the rank letter; «в итоге», «в руке» stay words; before another word («в это») it is asked."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        low = fold(tok.text)
+        prev = next((t for t in reversed(toks[:k]) if t.kind != "filler"), None)
+        if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
+            continue
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if nxt is not None and nxt.kind == "suit-after" and fold(nxt.text).endswith(_GOVERNED_SUIT):
+            out[k] = Tok("filler", tok.text)  # «десятка в червях»: the preposition, the suit governed
+        elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+            out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
+        elif fold(nxt.text) not in _GOVERNED:
+            out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
+    return out
+
+
+def symbol_token(kind: str | None, value: str) -> Tok:
+    if kind == "numcard":  # «6т», «10п»: a digit and a Cyrillic suit letter, written together
+        card = read_notation(value)
+        assert card is not None
+        return Tok("card", value, rank=card.rank, suit=card.suit)
+    if kind == "numrank":  # «7ка»: the rank; «7ки», «6ок» may be several (a plural: how many is asked)
+        digits = value[: 2 if value.startswith("10") else 1]
+        return Tok("rank", value, rank=Rank(digits), plural=value.endswith(("ки", "ок", "кам", "ками", "ках")))
+    if kind == "num":
+        return Tok("number", value, count=int(value) if len(value) <= 3 else 0)
+    if kind == "suit":
+        return Tok("suit-letter", value, suit=SUIT_SYMBOLS[value])
+    if kind == "q":
+        return Tok("unknown-suit", value)
+    return Tok("end" if kind == "end" else "pause", value)
+
+
+def _multi_word_name(words: list[tuple[str | None, str]], i: int, names: Names) -> tuple[str, int] | None:
+    chunk: list[str] = []
+    for k, v in words[i : i + 4]:
+        if k != "word":
+            break
+        chunk.append(v)
+    return names.multi_word(chunk) if len(chunk) > 1 else None

@@ -1,0 +1,131 @@
+"""Idle polls answered before Flask: a conditional GET whose ETag the client already holds gets its 304 here.
+
+Most requests a table makes are idle polls (the standings fragment every 4 s from each phone, the
+draft every second while a round is entered), and Flask's full request path — request context,
+session, routing, hooks, response conversion — is most of what such a 304 costs. This WSGI layer
+sits in front of the Flask app (inside ProxyFix, so it sees the client's address as Flask does)
+and answers exactly those polls:
+
+- a GET without a query string, with If-None-Match, to a view listed in `web.idle_polls()`
+  (its URL rule comes from the app's own URL map), on a host the app serves (Flask's
+  TRUSTED_HOSTS, the app's SERVED_HOSTS) and with no rate limit on that view;
+- the ETag comes from the view module's own validator function (`series.idle_poll`,
+  `seats.idle_draft_poll`): the same function the Flask view answers with, read from the
+  stored row with the same request parsing (the app's request class);
+- the 304 carries what Flask's 304 carries: the validator's ETag and headers, the security
+  headers (`security.add_secure_headers`) and the same request-log line (`security.log_answer`).
+
+Anything else — a stale ETag, an unknown series, an error — goes to Flask unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+import sqlite_utils
+from flask import Flask, Request
+from werkzeug.exceptions import SecurityError
+from werkzeug.wsgi import get_host
+
+from companion.ops import security
+from companion.storage.database import connection
+from companion.web.http.conditional import Validator
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+# A view's validator from the stored data: (database, series id of the URL, request) → None for no such series
+IdlePoll = Callable[[sqlite_utils.Database, str, Request], Validator | None]
+
+
+@dataclass(frozen=True)
+class Route:
+    endpoint: str
+    path: re.Pattern[str]
+    poll: IdlePoll
+
+
+def rule_pattern(rule: str) -> re.Pattern[str]:
+    """The regular expression of a URL rule whose variables are plain strings (`/series/<series_id>`);
+    a variable with a converter (`<int:n>`) stays literal text, so such a rule never matches here."""
+    parts = re.split(r"<([a-z_]+)>", rule)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>[^/]+)" for i, p in enumerate(parts)))
+
+
+class FastPoll:
+    """The WSGI app in front of `app.wsgi_app`; `answered` counts the polls it answered itself (for tests and
+    benchmarks; not locked, so under threads it may miss a count)."""
+
+    def __init__(self, app: Flask, polls: Mapping[str, IdlePoll]) -> None:
+        self.app = app
+        self.inner: WSGIApplication = app.wsgi_app
+        self.polls = dict(polls)
+        self.answered = 0
+
+    @cached_property
+    def routes(self) -> list[Route]:
+        """Made at the first request: the rate limits are put on the views after this layer is built."""
+        found = []
+        for rule in self.app.url_map.iter_rules():
+            poll = self.polls.get(rule.endpoint)
+            if poll is not None and "GET" in (rule.methods or ()) and security.unlimited(self.app, rule.rule, "GET"):
+                found.append(Route(rule.endpoint, rule_pattern(rule.rule), poll))
+        return found
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ and not environ.get(
+                "QUERY_STRING") and self.app.config.get("FAST_POLL", True):
+            answer = self.not_modified(environ)
+            if answer is not None:
+                start_response(*answer)
+                return []
+        return self.inner(environ, start_response)
+
+    def not_modified(self, environ: WSGIEnvironment) -> tuple[str, list[tuple[str, str]]] | None:
+        """The status line and headers of the 304 for an idle poll, or None to let Flask answer."""
+        started = time.perf_counter()
+        path = environ.get("PATH_INFO", "")
+        route, found = next(((r, m) for r in self.routes if (m := r.path.fullmatch(path))), (None, None))
+        if route is None or found is None or self.app.config.get("SERVER_NAME"):
+            return None
+        try:  # the host checks Flask makes (TRUSTED_HOSTS) and the app's own (SERVED_HOSTS)
+            host = get_host(environ, self.app.config.get("TRUSTED_HOSTS"))
+        except SecurityError:
+            return None
+        if not security.host_served(host, self.app.config.get("SERVED_HOSTS")):
+            return None
+        req = self.app.request_class(environ)
+        try:
+            validator = route.poll(connection(self.app), found["series_id"], req)
+        except Exception:  # noqa: BLE001  # a storage or data error: Flask answers it its own way
+            return None
+        if validator is None or not validator.held_by(req):
+            return None
+        status, headers = finished_304(route.endpoint, validator.etag, validator.weak,
+                                       tuple(validator.headers.items()))
+        security.log_answer(req, 304, started)
+        self.answered += 1
+        return status, list(headers)
+
+
+@lru_cache(maxsize=4096)
+def finished_304(endpoint: str, etag: str, weak: bool, headers: tuple[tuple[str, str], ...]) -> tuple[
+        str, tuple[tuple[str, str], ...]]:
+    """The status line and headers Flask's 304 goes out with (the validator's headers, the security
+    headers, werkzeug's finishing), made by the same code, once per validator: they depend on nothing else."""
+    response = security.add_secure_headers(Validator(etag, weak, dict(headers)).not_modified(), endpoint)
+    _body, status, finished = response.get_wsgi_response({"REQUEST_METHOD": "GET"})
+    return status, tuple(finished)
+
+
+def init_app(app: Flask, polls: Mapping[str, IdlePoll]) -> FastPoll:
+    """Put the idle-poll layer in front of the app (before ProxyFix is put around it)."""
+    layer = FastPoll(app, polls)
+    app.wsgi_app = layer  # type: ignore[method-assign]
+    app.extensions["companion.fast_poll"] = layer
+    return layer
