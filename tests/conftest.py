@@ -11,12 +11,32 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis.configuration import set_hypothesis_home_dir
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 
 from companion import create_app
 
 # Hypothesis keeps its example database and caches outside the checkout (tests never write there).
 set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "companion101-hypothesis"))
 
+
+class TemplatesCompiledOnce(BytecodeCache):
+    """Every app built in this run shares its templates' compiled code, kept in memory: a fresh app per test
+    then renders without compiling every template again. Jinja keys it by template name and checks it
+    against the template's source, so an edited template is compiled anew."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": TemplatesCompiledOnce()}
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where a test that wrote into the checkout would leave something (dev tools' own caches aside).

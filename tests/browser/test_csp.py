@@ -71,9 +71,11 @@ def test_the_standings_poll_runs_under_the_csp(new_page: Any, base_url: str) -> 
     editor, _ = watched(new_page)
     series_id = start_series(editor, base_url, ["Аня", "Борис"])
     viewer, console = watched(new_page)
+    viewer.clock.install()  # the page's timers, run at their pace until fast-forwarded below
     viewer.goto(f"{base_url}/series/{series_id}")
     with viewer.expect_request(re.compile(rf"/series/{series_id}$"), timeout=9000):
-        pass  # the 4 s poll fires (hx-trigger without an eval filter)
+        viewer.clock.fast_forward(4000)  # the 4 s poll fires (hx-trigger without an eval filter)
     tap_round(editor, "Аня", "девятка червей", {"Борис": ["десятка треф"]})
+    viewer.clock.fast_forward(4000)  # and the next one
     expect(viewer.locator(".totals .player", has_text="Борис").locator(".total")).to_have_text("10", timeout=9000)
     assert violations(viewer, console) == []

@@ -111,11 +111,13 @@ def test_editor_and_viewer_see_the_same_standings_and_the_viewer_cannot_edit(new
     editor = new_page()
     series_id = start_series(editor, base_url, ["A", "B"])
     viewer = new_page(locale="en-US")
+    viewer.clock.install()  # the page's timers, run at their pace until fast-forwarded below
     viewer.goto(f"{base_url}/series/{series_id}")
     expect(viewer.locator(".totals .player")).to_have_count(2)
     expect(viewer.get_by_role("link", name=re.compile("Enter round"))).to_have_count(0)
     tap_round(editor, "A", "восьмёрка треф", {"B": ["туз червей", "король пик"]})
     expect(total(editor, "B")).to_have_text("15")
+    viewer.clock.fast_forward(4000)  # to the view page's next 4 s poll
     expect(total(viewer, "B")).to_have_text("15", timeout=9000)  # the view page polls by itself
     assert viewer.locator("form[action*='/delete']").count() == 0
     response = viewer.goto(f"{base_url}/series/{series_id}/round")

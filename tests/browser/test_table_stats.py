@@ -129,7 +129,7 @@ def test_with_the_web_share_api_one_tap_shares_the_text_and_the_picture(new_page
     page.get_by_role("link", name="Share the result so far").click()
     page.wait_for_url(re.compile(r"/result$"))
     page.get_by_role("button", name="Share: text and picture").click()
-    page.wait_for_function("window.__shared.length === 1")
+    page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
     # During the series: the round so far, Борис's queen of hearts (−40), the totals, the link.
     assert shared["text"].split("\n")[:3] == [

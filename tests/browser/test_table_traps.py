@@ -134,6 +134,7 @@ def test_redeal_asks_before_throwing_away_tapped_cards(new_page: Any, base_url: 
 @pytest.mark.slow
 def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(new_page: Any, base_url: str) -> None:
     page = new_page()
+    page.clock.install()  # the page's timers, run at their pace until fast-forwarded below
     start_series(page, base_url, ["Аня", "Борис"])
     open_round(page)
     save_box = page.get_by_role("button", name="Сохранить раунд").bounding_box()
@@ -152,7 +153,8 @@ def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(n
     # a few seconds later the undo asks first again
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"]})
     expect(page.locator("form.undo.just-saved")).to_have_count(1)
-    expect(page.locator("form.undo")).to_have_attribute("hx-confirm", re.compile("Отменить раунд 1"), timeout=15000)
+    page.clock.fast_forward(12_000)  # the one-tap window (data-one-tap, 12 s) without waiting for it
+    expect(page.locator("form.undo")).to_have_attribute("hx-confirm", re.compile("Отменить раунд 1"))
     expect(page.locator("form.undo.just-saved")).to_have_count(0)
     page.get_by_role("button", name="Отменить раунд 1").click()
     expect(page.locator(".rounds tbody tr").first).to_be_visible()  # dismissed: nothing undone

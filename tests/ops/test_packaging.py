@@ -76,10 +76,13 @@ def test_the_wheel_holds_templates_static_files_and_compiled_translations(wheel:
 
 def test_an_installed_wheel_serves_the_whole_app_from_any_folder(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", venv)
+    # A bare venv, filled by this pip (`--python`): the same install, without copying pip into it; no .pyc
+    # compiled ahead for the dependencies (Python compiles what the server imports).
+    run(sys.executable, "-m", "venv", "--without-pip", venv)
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_INSTANCE", "PYTHONPATH", "VIRTUAL_ENV")}
-    run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, env=env)
+    run(sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "--quiet", "--no-compile",
+        "--disable-pip-version-check", wheel, env=env)
     package = Path(
         run(
             bin_dir / "python",
