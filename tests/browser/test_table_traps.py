@@ -152,7 +152,7 @@ def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(n
     assert dialogs == []
     # a few seconds later the undo asks first again
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"]})
-    expect(page.locator("form.undo.just-saved")).to_have_count(1)
+    expect(page.locator("form.undo.just-saved[data-timer]")).to_have_count(1)  # the window's timer is armed
     page.clock.fast_forward(12_000)  # the one-tap window (data-one-tap, 12 s) without waiting for it
     expect(page.locator("form.undo")).to_have_attribute("hx-confirm", re.compile("Отменить раунд 1"))
     expect(page.locator("form.undo.just-saved")).to_have_count(0)
