@@ -54,8 +54,8 @@ def _stem(name: str) -> str:
     return name[:-1] if len(name) > 2 and name[-1] in "аяоеыийь" else name
 
 
-_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк")  # Полинка, Олеська, Зоечка, Егорушка
-_PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун")  # of a pet name: Слав|ик, Слав|ун
+_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк", "ишк")  # Полинка, Олеська, Зоечка, Иришка
+_PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун", "юн", "юш")  # of a pet name: Слав|ик, Слав|ун, Фед|юня
 
 
 def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -64,6 +64,8 @@ def _stems(form: str) -> list[tuple[str, tuple[str, ...]]]:
     stems: list[tuple[str, tuple[str, ...]]] = [(stem, ("", *_DIMINUTIVE))]
     if len(form) > 2 and form[-1] == "я" and form[-2] in "аеиоуыэюя":  # Зоя → Зойка
         stems.append((form[:-1] + "й", ("к",)))
+    if len(form) > 3 and form.endswith(("ек", "ик")):  # Олежек → у Олежика, Эдик → у Эдички
+        stems += [(form[:-2] + "ик", ("",)), (form[:-1] + "ч", ("к",))]
     return stems
 
 
@@ -146,7 +148,10 @@ class PlayerNames:
             kin = [p for p in self._diminutive_of_pet(candidates[0]) if not said or said & set(self.genders(p))]
             return self._ordered(found | set(kin))
         by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
-        return tuple(by_ending) or self._possessive(candidates[0])  # …so not Киря's (Кирилл)
+        if by_ending:  # …so not Киря's (Кирилл)
+            return tuple(by_ending)
+        kin = self._diminutive_of_pet(candidates[0])  # «Федюне» of «Федя», whatever gender the dictionary reads
+        return self._ordered(kin) or self._possessive(candidates[0])
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or
