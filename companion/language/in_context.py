@@ -60,7 +60,7 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
     кинула и вышла»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        near = toks[max(0, k - 3) : k] + toks[k + 1 : k + 3]
+        near = toks[max(0, k - 3) : k] + _after_card(toks, k + 1)  # «выложила короля пик последним»
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
             out[k] = Tok("win", tok.text, played=True)
         nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)
@@ -68,6 +68,17 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
             out[k] = Tok("filler", tok.text)
             out[toks.index(nxt, k + 1)] = Tok("win", nxt.text, played=True)
     return out
+
+
+_CARD_KINDS = ("rank", "card", "suit-after", "suit-before", "suit-letter")
+
+
+def _after_card(toks: list[Tok], start: int) -> list[Tok]:
+    """The two words after `start`, past the card said there."""
+    k = start
+    while k < len(toks) and k < start + 3 and toks[k].kind in _CARD_KINDS:
+        k += 1
+    return toks[start:k] + toks[k : k + 2]
 
 
 _BY_CARD = ("ой", "ом", "ем", "ём", "ею", "ою")  # «десяткой», «тузом», «королём»

@@ -87,7 +87,7 @@ FILLERS = _words(
     хорошо блин кстати сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
-    пожалуйста уже ребята народ вообще бы пацаны
+    пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
