@@ -95,12 +95,12 @@ class _Reader(Suits, Checks):
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
             "play": self.on_play,
         }
+        for k, tok in enumerate(self.toks):  # digits first, so that «две 9» sees the rank after the count
+            if tok.kind == "number":
+                self.toks[k] = number_as(tok, self.next(k))
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
                 continue
-            if tok.kind == "number":
-                tok = number_as(tok, self.next(k))
-                self.toks[k] = tok
             if tok.kind in SKIPPED:
                 self.on_skipped(tok, k)
                 self.cards_before_name(tok, k)

@@ -52,3 +52,8 @@ def test_chatter_words_carry_nothing() -> None:
     r = parse("прикинь женя вышла на даме треф у кости туз пик а у златки целых три валета",
               ["Евгения", "Константин", "Злата"], IGRAFAN)
     assert r.unrecognised == [] and hands(r) == {"Константин": ["A♠"], "Злата": ["J", "J", "J"]} and r.exact
+
+
+def test_a_count_word_before_a_digit_counts_that_rank() -> None:
+    r = parse("вадим вышел на 8 червей у арины две 9 у егора три 10 и туз", ["Вадим", "Арина", "Егор"], IGRAFAN)
+    assert hands(r) == {"Арина": ["9", "9"], "Егор": ["10", "10", "10", "A"]} and r.unrecognised == []
