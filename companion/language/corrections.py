@@ -25,6 +25,8 @@ _MIXED_UP = frozenset({"перепутал", "перепутала", "спута
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
+# «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
+_GUESSED = _ABOUT_IT | {"count", "number", "rank", "card", "suit-after", "suit-before", "suit-letter", "or", "and"}
 
 
 @dataclass
@@ -181,13 +183,15 @@ class Corrections:
         """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
         words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
         about the suit (left open)."""
-        what = next((t for t in self.toks[j + 1 :] if t.kind != "pause"), None)
-        if self.current is None or what is None or fold(what.text) not in _WHAT:
+        said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
+        guessing = said == ["то", "ли"]
+        if self.current is None or not said or (said[0] not in _WHAT and not guessing):
             return
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
         self.unclear.append(self.current)
+        about = _GUESSED if guessing else _ABOUT_IT
         for i in range(j + 1, len(self.toks)):
-            if self.toks[i].kind not in _ABOUT_IT:
+            if self.toks[i].kind not in about and not (guessing and fold(self.toks[i].text) == "ли"):
                 break
             self.consumed.add(i)
 

@@ -57,3 +57,12 @@ def test_chatter_words_carry_nothing() -> None:
 def test_a_count_word_before_a_digit_counts_that_rank() -> None:
     r = parse("вадим вышел на 8 червей у арины две 9 у егора три 10 и туз", ["Вадим", "Арина", "Егор"], IGRAFAN)
     assert hands(r) == {"Арина": ["9", "9"], "Егор": ["10", "10", "10", "A"]} and r.unrecognised == []
+
+
+def test_a_hand_not_remembered_with_guesses_is_asked_and_the_guesses_go_nowhere() -> None:
+    players = ["Ева", "Никита", "Лариса", "Эмиль"]
+    for text in ("эмиль вышел на тузе червей у евы десятка у ларисы не помню то ли две карты то ли три",
+                 "эмиль вышел на тузе червей у евы десятка у ларисы не помню то ли туз то ли король у никиты валет"):
+        r = parse(text, players, IGRAFAN)
+        assert "Лариса" not in r.hands and r.unrecognised == [] and not r.exact, text
+        assert hands(r)["Ева"] == ["10"]
