@@ -150,8 +150,8 @@ class PlayerNames:
         by_ending = [p for p in self._by_ending(candidates[0]) if not said or said & set(self.genders(p))]
         if by_ending:  # …so not Киря's (Кирилл)
             return tuple(by_ending)
-        kin = self._diminutive_of_pet(candidates[0])  # «Федюне» of «Федя», whatever gender the dictionary reads
-        return self._ordered(kin) or self._possessive(candidates[0])
+        pets = self._diminutive_of_pet(candidates[0])  # «Федюне» of «Федя», whatever gender the dictionary reads
+        return self._ordered(pets) or self._possessive(candidates[0])
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or

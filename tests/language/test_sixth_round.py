@@ -30,8 +30,10 @@ def test_savva_is_savely_and_lina_alina_when_alone_at_the_table() -> None:
 
 
 def test_a_pet_name_two_players_share_is_asked_never_given_to_one() -> None:
-    for players, text in ((["Алина", "Денис", "Ангелина"], "денис вышел на валете червей у лины король у линочки туз"),
-                          (["Эльвира", "Зоя", "Элеонора"], "зоя вышла на даме пик у эли король и туз у элечки девятка")):
+    for players, text in ((["Алина", "Денис", "Ангелина"],
+                           "денис вышел на валете червей у лины король у линочки туз"),
+                          (["Эльвира", "Зоя", "Элеонора"],
+                           "зоя вышла на даме пик у эли король и туз у элечки девятка")):
         r = parse(text, players, IGRAFAN)
         assert r.hands == {} and r.unrecognised == [] and not r.exact, text
 
