@@ -47,7 +47,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    out = _covers_by_place(_plays_by_place(_speaker_by_place(out)))
+    out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(out, morphology), morphology)))
     return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
 
 
@@ -123,13 +123,42 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
     return out
 
 
-def _speaker_by_place(toks: list[Tok]) -> list[Tok]:
-    """«я ошиблась»: a correction; «у меня туз», «я вышла»: the one who dictates, but which player? asked."""
+# Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
+_SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
+
+
+def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
+    """«я ошиблась»: a correction; «я диктую»: the scribe talking; «у меня туз», «я вышла»: the one who dictates,
+    but which player? asked."""
     out = list(toks)
     for k, tok in enumerate(toks):
         if tok.kind == "speaker":
-            sorry = k + 1 < len(toks) and toks[k + 1].kind == "correct"
-            out[k] = Tok("filler", tok.text) if sorry else Tok("stranger", tok.text)
+            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            sorry = nxt is not None and nxt.kind == "correct"
+            scribe = nxt is not None and nxt.kind == "filler" and any(
+                fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(nxt.text)))
+            out[k] = Tok("filler", tok.text) if sorry or scribe else Tok("stranger", tok.text)
+    return out
+
+
+_BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})
+
+
+def _preamble_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
+    """«так деточка записывай», «ребята тихо я диктую»: everyday words of the dictionary said before the round's
+    first name, card or verb talk to the table, not about the round. A word right before a win verb with no player
+    after it («киса вышла») may be a nickname: it stays to be asked about."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind not in _BEFORE_ROUND:
+            break
+        if tok.kind != "unknown" or not morphology.known(fold(tok.text)):
+            continue
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        after = toks[k + 2] if k + 2 < len(toks) else None
+        subject = nxt is not None and nxt.kind == "win" and (after is None or after.kind not in ("player", "ambiguous"))
+        if not subject:
+            out[k] = Tok("filler", tok.text)
     return out
 
 

@@ -87,7 +87,7 @@ FILLERS = _words(
     хорошо блин кстати сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
-    пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых
+    пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -232,6 +232,8 @@ def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
+    if not a_name and _clipped_hesitation(low, morphology):
+        return Tok("filler", word)
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
         return replace(card_word_token(word, typo), guessed=a_name)
@@ -245,6 +247,13 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
+
+
+def _clipped_hesitation(low: str, morphology: Morphology) -> bool:
+    """«короч», «знач»: a word of no dictionary that is a hesitation with its last letter or two swallowed, as people
+    say them; read before the card words one letter off («короч» is also one letter off «король»)."""
+    return len(low) >= 4 and not morphology.known(low) and any(
+        h.startswith(low) and 0 < len(h) - len(low) <= 2 for h in HESITATIONS)
 
 
 def _hard(word: str) -> str:
