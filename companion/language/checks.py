@@ -30,6 +30,7 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 _WITH = frozenset({"с", "со", "with"})
 _WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
+_DATIVE = ("у", "ю")  # «Тихону», «Юлию»: masculine datives (a feminine «Нине» is also said after «о», «на»)
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
 )
@@ -48,6 +49,7 @@ class Checks(Corrections):
     play: Tok | None
     together: list[str]
     played: list[tuple[Tok, Group]]
+    win_pending: bool
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
@@ -68,7 +70,35 @@ class Checks(Corrections):
                 self.sizes.append((self.current, n))
             return True
         before = self.toks[k - 1] if k > 0 else None
-        return before is not None and before.kind == "draw" and nxt.kind not in ("rank", "card", "suit-before")
+        drawn = before is not None and (before.kind == "draw" or self.given_to(k - 1) and self.new_hand_after(k))
+        return drawn and nxt.kind not in ("rank", "card", "suit-before")
+
+    def new_hand_after(self, k: int) -> bool:
+        """Another hand starts right after `k` («… две, у Тиши …»): «Прохору два, вот, валета» is Прохор's hand."""
+        after = self.after(k)
+        return after is not None and (fold(after.text) in _NAME_BEFORE or after.kind == "player")
+
+    def given_to(self, k: int) -> bool:
+        """«Тихону две, у Тиши теперь …»: a name in the dative, a bare number, then another hand: cards drawn, not
+        held (a name after «у» is a genitive: «у Тиши две» counts the hand)."""
+        tok = self.toks[k]
+        said_u = k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
+        return tok.kind == "player" and fold(tok.text).endswith(_DATIVE) and not said_u
+
+    def out_on_said(self, tok: Tok, k: int) -> None:
+        """«Глеб на тузе червей, Уля король …»: a name, «на» and a card in the prepositional, said first in a text
+        with no «вышел» anywhere, is «Глеб вышел на тузе червей» in a hurry (never after «у»: «у Глеба на руке»)."""
+        if self.result.winner is not None or self.win_pending or self.listed or self.current is None or k < 2:
+            return
+        na, name = self.toks[k - 1], self.toks[k - 2]
+        if fold(na.text) != "на" or name.kind != "player" or name.player != self.current or self.groups:
+            return
+        if k > 2 and fold(self.toks[k - 3].text) == "у" or not fold(tok.text).endswith("е"):
+            return
+        if any(t.kind in ("win", "play", "draw") for t in self.toks):
+            return
+        self.result.winner = self.named_winner = self.current
+        self.want_finish = True
 
     def drawn(self, k: int, nxt: Tok) -> bool:
         """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
@@ -117,7 +147,8 @@ class Checks(Corrections):
         the table is asked. A count said in the correction counts every card of that rank in the hand («дама и
         дама, нет, одна дама»)."""
         if heir is None:
-            if self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
+            sized = any(player == self.current for player, _ in self.sizes)  # the size said settles it: asked if not
+            if not sized and self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
                 self.doubts.append(self.correction)
                 self.unclear.append(self.current)
             self.fixed = None

@@ -225,6 +225,7 @@ class _Reader(Suits, Checks):
         words = [w for w in (self.count and self.count[1], self.suit_before and self.suit_before[1]) if w]
         counted = self.count is not None
         self.suit_before = self.count = None
+        self.out_on_said(tok, k)
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)

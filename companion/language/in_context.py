@@ -47,8 +47,23 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(out, morphology), morphology)))
+    out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
+                                                              morphology)))
     return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+
+
+_MINUS = frozenset({"минус", "minus"})
+_POINTS = frozenset({"number", "count", "unknown"})
+
+
+def _points_by_place(toks: list[Tok]) -> list[Tok]:
+    """«минус сорок ему»: points said aloud (a queen of hearts finish, a score), not cards: the number after
+    «минус» is no card and no word left unread."""
+    out = list(toks)
+    for k, tok in enumerate(toks[:-1]):
+        if fold(tok.text) in _MINUS and toks[k + 1].kind in _POINTS:
+            out[k], out[k + 1] = Tok("filler", tok.text), Tok("filler", toks[k + 1].text)
+    return out
 
 
 _LAST = ("последн", "last")  # «последней картой», «последнюю», "last card"

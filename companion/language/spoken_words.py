@@ -54,7 +54,7 @@ _WIN_LEMMAS = _words(
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
-_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной")
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной получить")
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
@@ -88,6 +88,7 @@ FILLERS = _words(
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
     пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
+    нечто полный полная очко очки очков
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
