@@ -4,7 +4,7 @@
     python benchmarks/faq_search_bench.py --rolling  # ... each held-out pair learned with every earlier one too
     python benchmarks/faq_search_bench.py --cross    # tuning: learn without v13-v15, measure on them, list misses
 
-The search learns from the entries, `companion/data/faq_questions.toml` (the labelled questions of
+The search learns from the entries, `companion/data/faq_questions/` (the labelled questions of
 v1 to v15, and a few added with issue 23) and `faq_not_answered.toml`. The held-out sets are the
 later blind sets in `benchmarks/faq_eval/` (README.md there): it never learns from them, and they
 are printed as summary lines only, never question by question. `--rolling` measures each held-out

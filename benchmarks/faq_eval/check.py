@@ -26,7 +26,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "benchmarks" / "faq_eval"
-LABELLED = ROOT / "companion" / "data" / "faq_questions.toml"  # the sets the search learns from, in one file
+LABELLED = ROOT / "companion" / "data" / "faq_questions"  # the sets the search learns from, a few files
 FAQ = ROOT / "companion" / "data" / "faq"
 KIND_LANGS = {  # the langs each kind may carry
     "translit": {"translit"},
@@ -98,7 +98,7 @@ def load(name: str) -> list[dict[str, Any]]:
     if path.exists():
         questions: list[dict[str, Any]] = tomllib.loads(path.read_text(encoding="utf-8")).get("q", [])
         return questions
-    labelled = tomllib.loads(LABELLED.read_text(encoding="utf-8"))["q"]
+    labelled = [q for f in sorted(LABELLED.glob("*.toml")) for q in tomllib.loads(f.read_text(encoding="utf-8"))["q"]]
     return [{k: v for k, v in q.items() if k != "set"} for q in labelled if q["set"] == name]
 
 

@@ -2,7 +2,7 @@
 
 Which entry a question asks about, or whether none does, is a classifier's call (`model`): it is
 learned, at start-up, from the entries' own questions and keywords, from the questions players
-asked (`data/faq_questions.toml`, each labelled with the entries that answer it) and from questions
+asked (`data/faq_questions/`, each labelled with the entries that answer it) and from questions
 no entry answers (`data/faq_not_answered.toml`). What it learned is kept in the app's instance
 folder under a hash of that data and of the search's code, never committed: edit an entry or add a
 question and the next start learns from it. `text` is the one analyser; `highlight` marks the
@@ -30,7 +30,7 @@ from companion.faq.search.highlight import highlight
 from companion.faq.search.model import NONE, Example, learned
 from companion.faq.search.text import forget, words
 
-QUESTIONS = DATA / "faq_questions.toml"
+QUESTIONS = DATA / "faq_questions"  # one file per range of sets, read in name order
 NOT_ANSWERED = DATA / "faq_not_answered.toml"
 MAYBE = 3           # entries offered as "maybe" with no answer, and listed at least with an answer
 LISTED = 0.01       # ...and further answers while their probability is at least this
@@ -63,10 +63,13 @@ class Answer:
         return None
 
 
-def labelled_questions(path: Path = QUESTIONS) -> list[dict[str, object]]:
-    """The labelled questions (`set`, `text`, `lang`, `kind`, `expect`), as written."""
-    with path.open("rb") as f:
-        return list(tomllib.load(f)["q"])
+def labelled_questions(folder: Path = QUESTIONS) -> list[dict[str, object]]:
+    """The labelled questions (`set`, `text`, `lang`, `kind`, `expect`), as written, file by file in name order."""
+    found: list[dict[str, object]] = []
+    for path in sorted(folder.glob("*.toml")):
+        with path.open("rb") as f:
+            found.extend(tomllib.load(f)["q"])
+    return found
 
 
 def examples(entries: Iterable[FaqEntry], questions: Iterable[dict[str, object]]) -> list[Example]:
