@@ -12,13 +12,10 @@ import csv
 import io
 import re
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, current_app, render_template, request
 from markupsafe import Markup
-from PIL import Image
 
 from companion.core.stats import final_standings
 from companion.i18n import current_language, gettext
@@ -28,7 +25,7 @@ from companion.service.series import Series
 from companion.storage.database import get_db, round_history
 from companion.web.errors import answer
 from companion.web.http.conditional import conditional
-from companion.web.http.links import public_url
+from companion.web.http.links import public_url, qr_png
 from companion.web.http.pages import load_or_404
 from companion.web.present.numbers import minus, signed, zone_key
 from companion.web.present.rules_text import series_rules_lines
@@ -139,20 +136,6 @@ def chart_src(chart: dict[str, Any]) -> str:
     return pdf.data_uri("image/svg+xml", svg.encode("utf-8"))
 
 
-@lru_cache(maxsize=1024)
-def qr_print_png(url: str) -> bytes:
-    """A QR code of `url` as an 8-bit grey PNG, one pixel per module (the print stylesheet scales it up unsmoothed).
-
-    WeasyPrint embeds a grey PNG after one decode; the 1-bit PNG of `links.qr_png` it first converted to
-    RGB and encoded again. Kept per URL, like `links.qr_png`."""
-    code = segno.make(url, error="m")
-    width, height = code.symbol_size(scale=1, border=4)
-    pixels = bytes(0 if dark else 255 for row in code.matrix_iter(scale=1, border=4) for dark in row)
-    out = io.BytesIO()
-    Image.frombytes("L", (int(width), int(height)), pixels).save(out, format="PNG")
-    return out.getvalue()
-
-
 # A player's colour in the sheet's table is a class of the print stylesheet (th.c0 …): a style attribute
 # per header cell was parsed in every render.
 COLOUR_CLASSES = {colour: f"c{i}" for i, colour in enumerate(PALETTE)}
@@ -174,7 +157,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
-        "qr_src": pdf.data_uri("image/png", qr_print_png(view_url)),
+        "qr_src": pdf.data_uri("image/png", qr_png(view_url)),
         "rows": sheet_rows(view),
         "colour_class": COLOUR_CLASSES,
         "footer": css_string(footer),
