@@ -349,6 +349,13 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def connections_per_process(workers: int) -> int:
+    """How many open connections one of `workers` processes takes: its share of CONNECTION_LIMIT plus a
+    tenth (so that one process never takes most of the phones), within the open-file limit."""
+    share = -(-CONNECTION_LIMIT * 11 // (10 * workers))  # ceiling
+    return max(100, min(share, raise_file_limit() - 100))
+
+
 def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
     """gunicorn's settings for N gthread workers (`--server gthread`).
 
@@ -357,14 +364,12 @@ def gunicorn_options(app: Flask, host: str, port: int, workers: int, threads: in
     open files against 1,280 in a load run) and queue their polls while the other worker idles. At its
     share a worker stops accepting and the others take the new connections.
     """
-    files = raise_file_limit()
-    share = -(-CONNECTION_LIMIT * 11 // (10 * workers))  # ceiling
     return {
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": workers,
         "threads": threads,
         "worker_class": "gthread",
-        "worker_connections": max(100, min(share, files - 100)),
+        "worker_connections": connections_per_process(workers),
         "keepalive": int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         "timeout": 60,
         "graceful_timeout": 10,
@@ -439,8 +444,6 @@ def granian_options(app: Flask, host: str, port: int, threads: int, workers: int
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
-    files = raise_file_limit()
-    share = -(-CONNECTION_LIMIT * 11 // (10 * workers))  # ceiling
     timeout = int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT))
     return {
         "address": listen_address(host),
@@ -451,7 +454,7 @@ def granian_options(app: Flask, host: str, port: int, threads: int, workers: int
         # bodies, so a client that sends its body slowly never takes a thread the app needs.
         "blocking_threads": threads + BODY_READERS,
         "backlog": BACKLOG,
-        "backpressure": max(100, min(share, files - 100)),
+        "backpressure": connections_per_process(workers),
         "http": HTTPModes.http1,
         "websockets": False,
         "http1_settings": HTTP1Settings(header_read_timeout=timeout * 1000),
