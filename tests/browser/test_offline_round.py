@@ -47,6 +47,7 @@ def tap(page: Any, winner: str, finish: str, hands: dict[str, list[str]], points
 def open_round(page: Any) -> None:
     page.get_by_role("link", name=re.compile(r"Записать раунд")).first.click()
     page.wait_for_url(re.compile(r"/round$"))
+    expect(page.locator("#round-form[data-ready]")).to_have_count(1)  # its script is on: a tap before would be lost
 
 
 def save(page: Any) -> None:

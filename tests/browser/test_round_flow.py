@@ -29,6 +29,7 @@ def series_by_api(page: Any, base_url: str, names: list[str], ruleset: str = "cl
 def open_round(page: Any) -> None:
     page.get_by_role("link", name=re.compile(r"Записать раунд")).first.click()
     page.wait_for_url(re.compile(r"/round$"))
+    expect(page.locator("#round-form[data-ready]")).to_have_count(1)  # its script is on: a tap before would be lost
 
 
 def in_view(page: Any, locator: Any) -> bool:
@@ -64,6 +65,7 @@ def test_every_new_page_starts_at_its_top(new_page: Any, base_url: str) -> None:
     scroll_to_bottom(page)
     page.get_by_role("link", name="Записать раунд 3").click()
     page.wait_for_url(re.compile(r"/round$"))
+    expect(page.locator("#round-form[data-ready]")).to_have_count(1)  # its script is on: a tap before would be lost
     at_top(page)  # «Раунд 3» in view
     expect(page.get_by_role("heading", name="Раунд 3")).to_be_in_viewport()
 

@@ -27,6 +27,7 @@ def tap_round(page: Any, winner: str, finish: str, hands: dict[str, list[str]]) 
     """Record one round by tapping: the winner, their last card, then each player's tab and cards."""
     page.get_by_role("link", name=re.compile(r"(Записать|Enter) раунд|Enter round")).first.click()
     page.wait_for_url(re.compile(r"/round$"))
+    expect(page.locator("#round-form[data-ready]")).to_have_count(1)  # its script is on: a tap before would be lost
     page.locator("label.pill", has_text=winner).click()
     page.locator(f"[data-panel=finish] input[aria-label='{finish}'] + span").click()
     for player, cards in hands.items():

@@ -20,6 +20,7 @@ def typed_round(page: Any, winner: str, finish: str, points: dict[str, int]) -> 
     """One round with the points typed in: the winner, their last card, then each other player's points."""
     page.get_by_role("link", name=re.compile(r"Записать раунд")).first.click()
     page.wait_for_url(re.compile(r"/round$"))
+    expect(page.locator("#round-form[data-ready]")).to_have_count(1)  # its script is on: a tap before would be lost
     page.locator("label.pill", has_text=winner).click()
     page.locator(f"[data-panel=finish] input[aria-label='{finish}'] + span").click()
     for player, value in points.items():
