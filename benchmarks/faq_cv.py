@@ -3,6 +3,8 @@
     python benchmarks/faq_cv.py                  # the search as it ships: each group, then pooled
     python benchmarks/faq_cv.py --variants       # ... and every learner tried against it (docs/benchmarks.md)
 
+Then the time `answer()` takes, on the v13-v15 questions, learned from everything (as served).
+
 Three groups of the earlier blind sets (v7-v9, v10-v12, v13-v15, a and b halves). For each, the
 search learns from everything else it learns from (the entries, every other labelled question in
 `companion/data/faq_questions/`, `faq_not_answered.toml`) and is measured on the group; the three
@@ -26,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
-from faq_search_bench import LEGEND, Engine, Figures, Question, answers, evaluate  # noqa: E402
+from faq_search_bench import LEGEND, Engine, Figures, Question, answers, evaluate, latency  # noqa: E402
 
 from companion.faq import entries as faq  # noqa: E402
 from companion.faq import search  # noqa: E402
@@ -309,6 +311,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name, learner in VARIANTS.items():
             cross_validate(learner, name, verbose=False)
     print(LEGEND)
+    engine = search.FaqSearch(faq.all_entries())  # learned from everything: the search as served
+    latency(engine, [str(q["text"]) for q in search.labelled_questions() if q["set"] in GROUPS["v13-v15"]])
 
 
 if __name__ == "__main__":

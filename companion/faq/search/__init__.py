@@ -75,7 +75,7 @@ def labelled_questions(folder: Path = QUESTIONS) -> list[dict[str, object]]:
 def examples(entries: Iterable[FaqEntry], questions: Iterable[dict[str, object]]) -> list[Example]:
     """What the model learns from: each entry's questions and keywords, each question under every
     entry it expects (none: `NONE`), and the subjects no entry settles."""
-    found = [Example(t, e.slug) for e in entries for lang in LANGS
+    found = [Example(t, e.slug, whole=t == e.text(lang).question) for e in entries for lang in LANGS
              for t in (e.text(lang).question, *e.text(lang).keywords)]
     for q in questions:
         expect = [str(s) for s in q["expect"]]  # type: ignore[attr-defined]

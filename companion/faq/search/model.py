@@ -1,17 +1,20 @@
-"""A linear classifier over the analyser's features, learned at start-up from labelled questions.
+"""A linear classifier over the analyser's features and the nearest question, learned at start-up.
 
 Each question is a TF-IDF vector (sublinear counts, unit length) over `text.features`. One weight
 vector per class (every entry, and `NONE` for questions no entry answers) is learned by the
 averaged passive-aggressive algorithm (Crammer et al., 2006, PA-I, multi-class): questions in a
 fixed shuffled order, a few passes; whenever the right class does not beat the best wrong one by a
 margin of 1, both move towards and away from the question just enough (at most `C`). The average
-of the weights over all steps is kept. It is deterministic (a fixed seed) and takes about a second
-for the ~4,800 questions. `learned` keeps what it learned in the app's instance folder, keyed by a
-hash of what it learned from and of the search's code: the next start with the same data and code
-reads it back (a tenth of a second; the weights are mapped from their file, so processes share
-them); any other start, or a missing or unreadable file, learns again. Files are written beside
-and renamed into place, never rewritten: a running process may still map the old one. Nothing
-learned is committed.
+of the weights over all steps is kept. A class's score is its weights' score plus `NEAREST` times
+the cosine similarity of the question to the class's nearest whole question learned from (an
+entry's keywords are not neighbours): a question asked again nearly as written counts as its
+label says (chosen by cross-validation, benchmarks/faq_cv.py). It is deterministic (a fixed
+seed) and takes about a second for the ~5,800 examples. `learned` keeps what it learned in the
+app's instance folder, keyed by a hash of what it learned from and of the search's code: the next
+start with the same data and code reads it back (a tenth of a second; the weights and the
+questions' vectors are mapped from their file, so processes share them); any other start, or a
+missing or unreadable file, learns again. Files are written beside and renamed into place, never
+rewritten: a running process may still map the old one. Nothing learned is committed.
 """
 
 from __future__ import annotations
@@ -34,16 +37,19 @@ NONE = ""  # the class of questions no entry answers
 RARE = "rare"  # the feature: how many words of a question the model met at most once (no gram has 4 letters)
 EPOCHS = 5
 C = 0.3  # the largest step for one question (PA-I's aggressiveness)
+NEAREST = 1.0  # the weight of a class's nearest question's similarity (0..1) beside its linear score
 SEED = 101
 CODE = ("text.py", "model.py")  # the search's code a learned model depends on (its cache key)
 
 Vector = tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]  # feature indices and their weights
+Floats = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
 class Example:
     text: str
     label: str  # an entry's slug, or NONE
+    whole: bool = True  # a whole question (a neighbour for the nearest question), not a keyword
 
 
 class Model:
@@ -64,22 +70,26 @@ class Model:
         self.classes = sorted({e.label for e in examples})
         index = {c: i for i, c in enumerate(self.classes)}
         vectors = [self._vector(found, counts, n) for (found, counts), n in zip(counted, rare, strict=True)]
-        self.weights = _train(vectors, [index[e.label] for e in examples], len(df), len(self.classes))
+        labels = [index[e.label] for e in examples]
+        self.weights: Floats = _train(vectors, labels, len(df), len(self.classes))
+        self.neighbour_class, self.start, self.postings = _neighbours(vectors, labels, examples, len(df))
 
     def save(self, path: Path) -> None:
-        """Write the model to `path` (.npz) and its weights beside it (.npy), each atomically; the
-        .npz last, so that a reader finding it finds the weights too."""
+        """Write the model to `path` (.npz) and what is read by rows beside it (.npy: the weights,
+        then the questions' postings), each atomically; the .npz last, so that a reader finding it
+        finds the .npy too."""
         words = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         with _replacing(path.with_suffix(".npy")) as f:
-            np.save(f, self.weights)
+            np.save(f, np.concatenate([self.weights.ravel(), self.postings.ravel()]))
         with _replacing(path) as f:
             np.savez(f, vocabulary=np.array(words), seen=np.array(sorted(self.seen)), idf=self.idf,
-                     classes=np.array(self.classes))
+                     classes=np.array(self.classes), start=self.start, neighbour_class=self.neighbour_class)
 
     @classmethod
     def load(cls, path: Path) -> Model:
-        """The model `save` wrote, its weights mapped from their file (pages read when a question
-        needs them, shared by every process); OSError or ValueError when missing or unreadable."""
+        """The model `save` wrote, its weights and postings mapped from their file (pages read
+        when a question needs them, shared by every process); OSError or ValueError when missing
+        or unreadable."""
         try:
             with np.load(path, allow_pickle=False) as stored:
                 model = cls.__new__(cls)
@@ -87,12 +97,17 @@ class Model:
                 model.seen = {str(w) for w in stored["seen"]}
                 model.idf = stored["idf"]
                 model.classes = [str(c) for c in stored["classes"]]
-            model.weights = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
+                model.start = stored["start"]
+                model.neighbour_class = stored["neighbour_class"]
+            mapped = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
         except (KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"not a stored model: {path}") from e
-        size = len(model.vocabulary)
-        if model.weights.shape != (size, len(model.classes)) or model.idf.shape != (size,):
+        size, n_classes = len(model.vocabulary), len(model.classes)
+        if (mapped.shape != (size * n_classes + 2 * int(model.start[-1]),) or model.idf.shape != (size,)
+                or model.start.shape != (size + 1,)):
             raise ValueError(f"a stored model of the wrong shape: {path}")
+        model.weights = mapped[: size * n_classes].reshape(size, n_classes)
+        model.postings = mapped[size * n_classes :].reshape(2, -1)
         return model
 
     def _ids(self, found: list[str], grow: bool = False) -> npt.NDArray[np.intp]:
@@ -122,8 +137,21 @@ class Model:
 
     def scores(self, text: str) -> dict[str, float]:
         idx, values = self._vector(*np.unique(self._ids(features(text)), return_counts=True), self._rare(text))
-        row = values @ self.weights[idx] if len(idx) else np.zeros(len(self.classes), dtype=np.float32)
+        row = values @ self.weights[idx] + NEAREST * self._nearest(idx, values)
         return {c: float(s) for c, s in zip(self.classes, row, strict=True)}
+
+    def _nearest(self, idx: npt.NDArray[np.intp], values: Floats) -> Floats:
+        """Per class, the cosine similarity of the question to its nearest whole question (0..1)."""
+        first, lengths = self.start[idx], self.start[idx + 1] - self.start[idx]
+        at = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+        rows, weights = self.postings[0, at].astype(np.intp), self.postings[1, at] * np.repeat(values, lengths)
+        similarity = np.bincount(rows, weights=weights, minlength=len(self.neighbour_class))
+        nearest = np.zeros(len(self.classes), dtype=np.float32)
+        present = np.bincount(self.neighbour_class, minlength=len(self.classes)) > 0
+        if present.any():  # the questions come class by class: each class's maximum over its run
+            runs = np.searchsorted(self.neighbour_class, np.flatnonzero(present))
+            nearest[present] = np.maximum.reduceat(similarity, runs)
+        return nearest
 
 
 @contextlib.contextmanager
@@ -165,6 +193,25 @@ def learned(examples: Sequence[Example], folder: Path | None) -> Model:
         return Model.load(path)  # the weights mapped from the file, as at every later start
     except (OSError, ValueError):
         return model  # a read-only instance folder: the next start learns again
+
+
+def _neighbours(vectors: Sequence[Vector], labels: Sequence[int], examples: Sequence[Example], n_features: int
+                ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Floats]:
+    """The whole questions' classes (in order) and their vectors by feature: `start[f]` to `start[f + 1]` are
+    the columns of `postings` (row 0: the question's number, exact in float32; row 1: its value)
+    that have feature `f`."""
+    whole = [i for i, e in enumerate(examples) if e.whole]
+    whole.sort(key=labels.__getitem__)  # class by class
+    classes = np.array(labels, dtype=np.intp)[whole]
+    vectors = [vectors[i] for i in whole]
+    if not vectors:
+        return classes, np.zeros(n_features + 1, dtype=np.intp), np.zeros((2, 0), dtype=np.float32)
+    rows = np.concatenate([np.full(len(idx), n, dtype=np.float32) for n, (idx, _) in enumerate(vectors)])
+    cols = np.concatenate([idx for idx, _ in vectors])
+    order = np.argsort(cols, kind="stable")
+    start = np.searchsorted(cols[order], np.arange(n_features + 1)).astype(np.intp)
+    values = np.concatenate([v for _, v in vectors])
+    return classes, start, np.stack([rows[order], values[order]]).astype(np.float32)
 
 
 def _train(vectors: Sequence[Vector], labels: Sequence[int], n_features: int, n_classes: int
