@@ -71,25 +71,25 @@ class Model:
         index = {c: i for i, c in enumerate(self.classes)}
         vectors = [self._vector(found, counts, n) for (found, counts), n in zip(counted, rare, strict=True)]
         labels = [index[e.label] for e in examples]
-        self.weights: Floats = _train(vectors, labels, len(df), len(self.classes))
-        self.neighbour_class, self.start, self.postings = _neighbours(vectors, labels, examples, len(df))
+        self.weights = _train(vectors, labels, len(df), len(self.classes)).astype(np.float16)
+        self.neighbour_class, self.start, self.posted, self.values = _neighbours(vectors, labels, examples, len(df))
 
     def save(self, path: Path) -> None:
-        """Write the model to `path` (.npz) and what is read by rows beside it (.npy: the weights,
-        then the questions' postings), each atomically; the .npz last, so that a reader finding it
-        finds the .npy too."""
+        """Write the model to `path` (.npz) and the arrays read in part by each question beside it
+        (.npy, their bytes one after another), each atomically; the .npz last, so that a reader
+        finding it finds the .npy too."""
         words = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         with _replacing(path.with_suffix(".npy")) as f:
-            np.save(f, np.concatenate([self.weights.ravel(), self.postings.ravel()]))
+            np.save(f, np.concatenate([getattr(self, name).ravel().view(np.uint8) for name, _ in self._mapped()]))
         with _replacing(path) as f:
             np.savez(f, vocabulary=np.array(words), seen=np.array(sorted(self.seen)), idf=self.idf,
                      classes=np.array(self.classes), start=self.start, neighbour_class=self.neighbour_class)
 
     @classmethod
     def load(cls, path: Path) -> Model:
-        """The model `save` wrote, its weights and postings mapped from their file (pages read
-        when a question needs them, shared by every process); OSError or ValueError when missing
-        or unreadable."""
+        """The model `save` wrote, its weights and the questions' vectors mapped from their file
+        (pages read when a question needs them, shared by every process); OSError or ValueError
+        when missing or unreadable."""
         try:
             with np.load(path, allow_pickle=False) as stored:
                 model = cls.__new__(cls)
@@ -102,13 +102,25 @@ class Model:
             mapped = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
         except (KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"not a stored model: {path}") from e
-        size, n_classes = len(model.vocabulary), len(model.classes)
-        if (mapped.shape != (size * n_classes + 2 * int(model.start[-1]),) or model.idf.shape != (size,)
-                or model.start.shape != (size + 1,)):
+        size = len(model.vocabulary)
+        if model.idf.shape != (size,) or model.start.shape != (size + 1,) or mapped.dtype != np.uint8:
             raise ValueError(f"a stored model of the wrong shape: {path}")
-        model.weights = mapped[: size * n_classes].reshape(size, n_classes)
-        model.postings = mapped[size * n_classes :].reshape(2, -1)
+        offset = 0
+        for name, (dtype, shape) in model._mapped():
+            length = int(np.prod(shape)) * np.dtype(dtype).itemsize
+            setattr(model, name, mapped[offset : offset + length].view(dtype).reshape(shape))
+            offset += length
+        if offset != len(mapped):
+            raise ValueError(f"a stored model of the wrong size: {path}")
         return model
+
+    def _mapped(self) -> list[tuple[str, tuple[type[np.generic], tuple[int, ...]]]]:
+        """The arrays kept in the .npy, in order, with their type and shape: the weights (to a
+        thousandth, as learned) and, by feature, the whole questions' numbers and values."""
+        postings = (int(self.start[-1]),)
+        return [("posted", (_number_type(len(self.neighbour_class)), postings)),
+                ("weights", (np.float16, (len(self.vocabulary), len(self.classes)))),
+                ("values", (np.float16, postings))]
 
     def _ids(self, found: list[str], grow: bool = False) -> npt.NDArray[np.intp]:
         if grow:
@@ -144,8 +156,8 @@ class Model:
         """Per class, the cosine similarity of the question to its nearest whole question (0..1)."""
         first, lengths = self.start[idx], self.start[idx + 1] - self.start[idx]
         at = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-        rows, weights = self.postings[0, at].astype(np.intp), self.postings[1, at] * np.repeat(values, lengths)
-        similarity = np.bincount(rows, weights=weights, minlength=len(self.neighbour_class))
+        weights = self.values[at] * np.repeat(values, lengths)
+        similarity = np.bincount(self.posted[at], weights=weights, minlength=len(self.neighbour_class))
         nearest = np.zeros(len(self.classes), dtype=np.float32)
         present = np.bincount(self.neighbour_class, minlength=len(self.classes)) > 0
         if present.any():  # the questions come class by class: each class's maximum over its run
@@ -195,23 +207,29 @@ def learned(examples: Sequence[Example], folder: Path | None) -> Model:
         return model  # a read-only instance folder: the next start learns again
 
 
+def _number_type(n: int) -> type[np.uint16 | np.uint32]:
+    """The smallest type that numbers `n` questions."""
+    return np.uint16 if n <= 1 << 16 else np.uint32
+
+
 def _neighbours(vectors: Sequence[Vector], labels: Sequence[int], examples: Sequence[Example], n_features: int
-                ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Floats]:
-    """The whole questions' classes (in order) and their vectors by feature: `start[f]` to `start[f + 1]` are
-    the columns of `postings` (row 0: the question's number, exact in float32; row 1: its value)
-    that have feature `f`."""
+                ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int32], npt.NDArray[np.uint16 | np.uint32],
+                           npt.NDArray[np.float16]]:
+    """The whole questions' classes (in order) and their vectors by feature: the postings from
+    `start[f]` to `start[f + 1]` are the questions that have feature `f` (their numbers) and its
+    value in each."""
     whole = [i for i, e in enumerate(examples) if e.whole]
     whole.sort(key=labels.__getitem__)  # class by class
     classes = np.array(labels, dtype=np.intp)[whole]
-    vectors = [vectors[i] for i in whole]
-    if not vectors:
-        return classes, np.zeros(n_features + 1, dtype=np.intp), np.zeros((2, 0), dtype=np.float32)
-    rows = np.concatenate([np.full(len(idx), n, dtype=np.float32) for n, (idx, _) in enumerate(vectors)])
-    cols = np.concatenate([idx for idx, _ in vectors])
+    found = [vectors[i] for i in whole]
+    none = np.zeros(0, dtype=np.intp)
+    numbers = np.concatenate([none, *(np.full(len(idx), n, dtype=np.intp) for n, (idx, _) in enumerate(found))])
+    cols = np.concatenate([none, *(idx for idx, _ in found)])
+    values = np.concatenate([none.astype(np.float32), *(v for _, v in found)])
     order = np.argsort(cols, kind="stable")
-    start = np.searchsorted(cols[order], np.arange(n_features + 1)).astype(np.intp)
-    values = np.concatenate([v for _, v in vectors])
-    return classes, start, np.stack([rows[order], values[order]]).astype(np.float32)
+    start = np.searchsorted(cols[order], np.arange(n_features + 1)).astype(np.int32)
+    return (classes, start, numbers[order].astype(_number_type(len(classes))),
+            values[order].astype(np.float16))
 
 
 def _train(vectors: Sequence[Vector], labels: Sequence[int], n_features: int, n_classes: int
