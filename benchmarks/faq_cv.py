@@ -157,7 +157,7 @@ def nearest(beta: float, k: int = 1, alone: bool = False, keywords: bool = True)
     """The linear scores plus `beta` times each class's mean similarity over its `k` nearest training
     questions (without `keywords`: only whole questions, not the entries' keywords, are neighbours)."""
     def make(model: linear.Model, vectors: list[linear.Vector], labels: npt.NDArray[np.intp]) -> Scorer:
-        near = Neighbours(vectors, len(model.vocabulary))
+        near = Neighbours(vectors, len(model.idf))
         base = shipped_scores(model, vectors, labels)
         n_classes = len(model.classes)
         members = [np.flatnonzero((labels == c) & (keywords | ~KEYWORD)) for c in range(n_classes)]
@@ -174,7 +174,7 @@ def sgd(step: Callable[[Floats, int, int], Floats], model: linear.Model, vectors
         labels: npt.NDArray[np.intp], epochs: int = linear.EPOCHS) -> Floats:
     """Averaged online learning in the shipped order: `step(scores, label, t)` gives each class's
     change along the question's vector."""
-    weights = np.zeros((len(model.vocabulary), len(model.classes)), dtype=np.float32)
+    weights = np.zeros((len(model.idf), len(model.classes)), dtype=np.float32)
     total = np.zeros_like(weights)
     order = np.random.default_rng(linear.SEED)
     t = 1

@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ours, sets = search.FaqSearch(entries), [s for s in HELD_OUT if (EVAL / f"{s}.toml").exists()]
     print(f"entries: {len(entries)}; learned in {(time.perf_counter() - t0) * 1000:.0f} ms "
           f"({(time.process_time() - c0) * 1000:.0f} ms CPU) from {len(ours.model.classes)} classes, "
-          f"{len(ours.model.vocabulary)} features")
+          f"{len(ours.model.idf)} features")
     baseline = PlainFts(entries)
     misses: list[str] = []
     engines = {"ours": answers(ours), "plain FTS5": baseline.search}

@@ -34,7 +34,6 @@ import numpy.typing as npt
 from companion.faq.search.text import features, words
 
 NONE = ""  # the class of questions no entry answers
-RARE = "rare"  # the feature: how many words of a question the model met at most once (no gram has 4 letters)
 EPOCHS = 5
 C = 0.3  # the largest step for one question (PA-I's aggressiveness)
 NEAREST = 1.0  # the weight of a class's nearest question's similarity (0..1) beside its linear score
@@ -56,15 +55,16 @@ class Model:
     """Scores for every class of a question; higher is likelier."""
 
     def __init__(self, examples: Sequence[Example]) -> None:
-        self.vocabulary: dict[str, int] = {}  # feature → its index, in the order first met
-        ids = [self._ids(features(e.text), grow=True) for e in examples]
+        vocabulary: dict[str, int] = {}  # feature → its index, in the order first met
+        ids = [np.array([vocabulary.setdefault(f, len(vocabulary)) for f in features(e.text)], dtype=np.intp)
+               for e in examples]
+        self.keys, self.key_ids = _keyed(vocabulary)
         counted = [np.unique(row, return_counts=True) for row in ids]
-        df = np.bincount(np.concatenate([found for found, _ in counted]), minlength=len(self.vocabulary))
-        # Words met once are, to the model, what a new word will be: their count is a feature too,
-        # so it learns how much words it has never seen speak for "no answer" ("blackjack").
-        self.seen = {f[2:] for f, i in self.vocabulary.items() if df[i] > 1 and f.startswith("w:")}
+        df = np.bincount(np.concatenate([found for found, _ in counted]), minlength=len(vocabulary))
+        # Words met once are, to the model, what a new word will be: their count is a feature too
+        # (the last), so it learns how much words it has never seen speak for "no answer" ("blackjack").
+        self.seen = {f[2:] for f, i in vocabulary.items() if df[i] > 1 and f.startswith("w:")}
         rare = [self._rare(e.text) for e in examples]
-        self.vocabulary[RARE] = len(df)
         df = np.append(df, sum(n > 0 for n in rare))
         self.idf = (np.log((len(examples) + 1) / (df + 1)) + 1).astype(np.float32)
         self.classes = sorted({e.label for e in examples})
@@ -78,11 +78,10 @@ class Model:
         """Write the model to `path` (.npz) and the arrays read in part by each question beside it
         (.npy, their bytes one after another), each atomically; the .npz last, so that a reader
         finding it finds the .npy too."""
-        words = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         with _replacing(path.with_suffix(".npy")) as f:
             np.save(f, np.concatenate([getattr(self, name).ravel().view(np.uint8) for name, _ in self._mapped()]))
         with _replacing(path) as f:
-            np.savez(f, vocabulary=np.array(words), seen=np.array(sorted(self.seen)), idf=self.idf,
+            np.savez(f, keys=self.keys, key_ids=self.key_ids, seen=np.array(sorted(self.seen)), idf=self.idf,
                      classes=np.array(self.classes), start=self.start, neighbour_class=self.neighbour_class)
 
     @classmethod
@@ -93,7 +92,7 @@ class Model:
         try:
             with np.load(path, allow_pickle=False) as stored:
                 model = cls.__new__(cls)
-                model.vocabulary = {str(w): i for i, w in enumerate(stored["vocabulary"])}
+                model.keys, model.key_ids = stored["keys"], stored["key_ids"]
                 model.seen = {str(w) for w in stored["seen"]}
                 model.idf = stored["idf"]
                 model.classes = [str(c) for c in stored["classes"]]
@@ -102,8 +101,9 @@ class Model:
             mapped = np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
         except (KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"not a stored model: {path}") from e
-        size = len(model.vocabulary)
-        if model.idf.shape != (size,) or model.start.shape != (size + 1,) or mapped.dtype != np.uint8:
+        size = len(model.idf)
+        if (model.start.shape != (size + 1,) or model.keys.shape != model.key_ids.shape or mapped.dtype != np.uint8
+                or model.key_ids.max(initial=0) >= size):
             raise ValueError(f"a stored model of the wrong shape: {path}")
         offset = 0
         for name, (dtype, shape) in model._mapped():
@@ -119,13 +119,15 @@ class Model:
         thousandth, as learned) and, by feature, the whole questions' numbers and values."""
         postings = (int(self.start[-1]),)
         return [("posted", (_number_type(len(self.neighbour_class)), postings)),
-                ("weights", (np.float16, (len(self.vocabulary), len(self.classes)))),
+                ("weights", (np.float16, (len(self.idf), len(self.classes)))),
                 ("values", (np.float16, postings))]
 
-    def _ids(self, found: list[str], grow: bool = False) -> npt.NDArray[np.intp]:
-        if grow:
-            return np.array([self.vocabulary.setdefault(f, len(self.vocabulary)) for f in found], dtype=np.intp)
-        return np.array([self.vocabulary[f] for f in found if f in self.vocabulary], dtype=np.intp)
+    def _ids(self, found: list[str]) -> npt.NDArray[np.intp]:
+        """The indices of the features of `found` that the model has met."""
+        keys = np.array([_key(f) for f in found], dtype=np.uint64)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        ids: npt.NDArray[np.intp] = self.key_ids[at[self.keys[at] == keys]].astype(np.intp)
+        return ids
 
     def _rare(self, text: str) -> int:
         return sum(w not in self.seen for w in words(text))
@@ -133,7 +135,7 @@ class Model:
     def _vector(self, found: npt.NDArray[np.intp], counts: npt.NDArray[np.intp], rare: int) -> Vector:
         """TF-IDF over the features found, with the rare words' count; unit length."""
         if rare:
-            found = np.append(found, self.vocabulary[RARE])
+            found = np.append(found, len(self.idf) - 1)
             counts = np.append(counts, rare)
         values = (1 + np.log(counts.astype(np.float32))) * self.idf[found]
         norm = float(np.linalg.norm(values))
@@ -141,11 +143,11 @@ class Model:
 
     def knows(self, text: str) -> bool:
         """Whether `text` has any feature the model has met."""
-        return any(f in self.vocabulary for f in features(text))
+        return len(self._ids(features(text))) > 0
 
     def knows_a_word(self, text: str) -> bool:
         """Whether `text` has a whole word the model has met."""
-        return any(f"w:{w}" in self.vocabulary for w in words(text))
+        return len(self._ids([f"w:{w}" for w in words(text)])) > 0
 
     def scores(self, text: str) -> dict[str, float]:
         idx, values = self._vector(*np.unique(self._ids(features(text)), return_counts=True), self._rare(text))
@@ -164,6 +166,20 @@ class Model:
             runs = np.searchsorted(self.neighbour_class, np.flatnonzero(present))
             nearest[present] = np.maximum.reduceat(similarity, runs)
         return nearest
+
+
+def _key(feature: str) -> int:
+    """A feature's key: 64 bits of its hash (two of ~50,000 features share one with a chance of
+    about 1 in 10¹⁰; a question's feature the model never met finds none)."""
+    return int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+
+
+def _keyed(vocabulary: dict[str, int]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+    """The features' keys, sorted, and the index of the feature each names: the vocabulary in
+    1 MB where a dict of its strings takes 6."""
+    keys = np.array([_key(f) for f in vocabulary], dtype=np.uint64)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], np.array(list(vocabulary.values()), dtype=np.int32)[order]
 
 
 @contextlib.contextmanager
