@@ -176,7 +176,7 @@ def _key(feature: str) -> int:
 
 def _keyed(vocabulary: dict[str, int]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
     """The features' keys, sorted, and the index of the feature each names: the vocabulary in
-    1 MB where a dict of its strings takes 6."""
+    0.6 MB where a dict of its strings takes 6."""
     keys = np.array([_key(f) for f in vocabulary], dtype=np.uint64)
     order = np.argsort(keys, kind="stable")
     return keys[order], np.array(list(vocabulary.values()), dtype=np.int32)[order]
