@@ -302,7 +302,7 @@ VARIANTS: dict[str, Learner] = {  # in the order tried; the shipped one is "+ 1.
     "PA, binary counts": counted("binary", LINEAR),
     "PA, raw counts": counted("raw", LINEAR),
     "softmax, rate 10": variant(softmax(10.0)),
-    "binary + 1.0 × 1-NN, whole q.": counted("binary", variant(nearest(1.0, keywords=False))),
+    "binary + 1-NN, whole q.": counted("binary", variant(nearest(1.0, keywords=False))),
     "PA + 0.5 × softmax(3)": variant(blend((1.0, shipped_scores), (0.5, softmax(3.0)))),
 }
 

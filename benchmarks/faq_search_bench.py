@@ -10,7 +10,8 @@ later blind sets in `benchmarks/faq_eval/` (README.md there): it never learns fr
 are printed as summary lines only, never question by question. `--rolling` measures each held-out
 pair as the earlier model rounds did (docs/benchmarks.md): learned with every earlier set, the
 earlier held-out pairs included. `--cross` is the tuning view: the
-search learns from everything except v13-v15 and is measured on those, misses listed.
+search learns from everything except v13-v15 and is measured on those, misses listed. A learner is
+chosen with `faq_cv.py` (cross-validation over three groups inside v1-v15), never on the held-out sets.
 
 Figures per set, for on-topic questions (non-empty `expect`): top-1 / top-3, a right entry first /
 among the first three answers (a "no answer" is a miss); wrongly "no answer", the share that got
