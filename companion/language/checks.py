@@ -11,7 +11,8 @@ of unclear reach and suit word two cards could take becomes a question.
 from __future__ import annotations
 
 from companion.core.cards import Card, Rank, Suit, fold
-from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.corrections import SKIPPED, Group
+from companion.language.counts import Counts
 from companion.language.settle import (
     correction_question,
     guess_question,
@@ -20,7 +21,7 @@ from companion.language.settle import (
     plural_question,
     size_question,
 )
-from companion.language.spoken_words import CARD_NOUNS, HESITATIONS, Tok, numeral
+from companion.language.spoken_words import HESITATIONS, Tok
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
@@ -30,60 +31,23 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 _WITH = frozenset({"с", "со", "with"})
 _WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
-_DATIVE = ("у", "ю")  # «Тихону», «Юлию»: masculine datives (a feminine «Нине» is also said after «о», «на»)
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
 )
 
 
-class Checks(Corrections):
+class Checks(Counts):
     """The reader's state these checks read (the fields live in dictation._Reader)."""
 
     strangers: list[Tok]
     guesses: list[tuple[str, str]]
     unplaced: list[str]
-    sizes: list[tuple[str, int]]
-    plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
     play: Tok | None
     together: list[str]
     played: list[tuple[Tok, Group]]
     win_pending: bool
-
-    def counts_cards(self, tok: Tok, k: int) -> bool:
-        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
-        the stock, nothing held."""
-        n, nxt = numeral(tok), self.next(k)
-        if n is None or nxt is None:
-            return False
-        if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
-            return True
-        if fold(nxt.text) in CARD_NOUNS:
-            if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
-                return True
-            said_before = self.before(k)
-            if said_before is not None and fold(said_before.text) in _ANOTHER | {"плюс"}:  # «и ещё одна карта»
-                self.result.unrecognised.append(f"{said_before.text} {tok.text} {nxt.text}")  # which? asked
-                return True
-            if self.current is not None:
-                self.sizes.append((self.current, n))
-            return True
-        before = self.toks[k - 1] if k > 0 else None
-        drawn = before is not None and (before.kind == "draw" or self.given_to(k - 1) and self.new_hand_after(k))
-        return drawn and nxt.kind not in ("rank", "card", "suit-before")
-
-    def new_hand_after(self, k: int) -> bool:
-        """Another hand starts right after `k` («… две, у Тиши …»): «Прохору два, вот, валета» is Прохор's hand."""
-        after = self.after(k)
-        return after is not None and (fold(after.text) in _NAME_BEFORE or after.kind == "player")
-
-    def given_to(self, k: int) -> bool:
-        """«Тихону две, у Тиши теперь …»: a name in the dative, a bare number, then another hand: cards drawn, not
-        held (a name after «у» is a genitive: «у Тиши две» counts the hand)."""
-        tok = self.toks[k]
-        said_u = k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
-        return tok.kind == "player" and fold(tok.text).endswith(_DATIVE) and not said_u
 
     def out_on_said(self, tok: Tok, k: int) -> None:
         """«Глеб на тузе червей, Уля король …»: a name, «на» and a card in the prepositional, said first in a text
@@ -99,47 +63,6 @@ class Checks(Corrections):
             return
         self.result.winner = self.named_winner = self.current
         self.want_finish = True
-
-    def drawn(self, k: int, nxt: Tok) -> bool:
-        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
-        before = self.toks[k - 1] if k > 0 else None
-        if nxt.kind == "draw":
-            return True
-        if fold(nxt.text) not in CARD_NOUNS:
-            return False
-        after = self.toks[k + 2] if k + 2 < len(self.toks) else None
-        return (before is not None and before.kind == "draw") or (after is not None and after.kind == "draw")
-
-    def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:
-        """«у Веры две десятка девятка», «три король дама валет»: a number before a rank in the nominative (two
-        tens are «две десятки») counts the cards of the hand, not that rank: checked like «три карты»."""
-        if nxt is None or nxt.kind != "rank" or nxt.genitive or nxt.plural or not nxt.text.isalpha():
-            return False
-        if not 2 <= tok.count <= 4 or tok.rank is not None and not tok.text.isalpha():
-            return False
-        if self.current is not None:
-            self.sizes.append((self.current, tok.count))
-        else:
-            self.result.unrecognised.append(tok.text)
-        return True
-
-    def count_after(self, tok: Tok, k: int) -> bool:
-        """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
-        plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a
-        suit). Anything else («дама и ещё одна») is not read."""
-        last, before = self.last, self.before(k)
-        if last is None or last.dropped or last.finishing or before is None or last.said_at < 0:
-            return False
-        said = self.toks[last.said_at]
-        if fold(before.text) in _ANOTHER:
-            return tok.count == 1 and len(last.suits) >= 2 and last.suits.count(None) == 1
-        if before is said and said.plural and len(last.suits) == 1 and tok.count >= 2:
-            last.suits += [None] * (tok.count - 1)
-            last.words.append(tok.text)
-            self.plurals = [w for w in self.plurals if w != said.text]
-            return True
-        suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
-        return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
 
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
@@ -361,4 +284,5 @@ class Checks(Corrections):
             named = len(result.hands.get(player, []))
             if named != n:
                 result.questions.append(size_question(player, n, named))
+        self.ask_draws()
 

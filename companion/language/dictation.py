@@ -82,6 +82,7 @@ class _Reader(Suits, Checks):
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    draws: list[tuple[str, int]] = field(default_factory=list)  # «Свете две пришлось тянуть»: the hand holds them
     together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
     play: Tok | None = None  # «скинула»: the next card said was played
     played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was

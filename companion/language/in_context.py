@@ -196,7 +196,7 @@ _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after"
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
-_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки", "тому"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:

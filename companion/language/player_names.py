@@ -46,6 +46,28 @@ def name_groups() -> tuple[frozenset[str], ...]:
 
 
 @lru_cache(maxsize=1)
+def _table() -> dict[str, frozenset[str]]:
+    """Each full name of the table → its pet names, folded."""
+    with PET_NAMES.open("rb") as f:
+        table: dict[str, list[str]] = tomllib.load(f)["names"]
+    return {fold(full): frozenset(fold(n) for n in forms) for full, forms in table.items()}
+
+
+def _kin_forms(own: str) -> frozenset[str]:
+    """The pet names of a full name the table lacks, from the table's names it is a longer form of: Юлиана is a
+    Юлия with more letters, so «Юля», «Юлька» may be hers too (Дарина: Дарья's «Даша»; Станислава: Станислав's
+    «Слава»). The full name's stem, less its ending, must begin the name (so Марат takes nothing of Мария)."""
+    if any(own in forms or own == full for full, forms in _table().items()):
+        return frozenset()
+    kin: set[str] = set()
+    for full, forms in _table().items():
+        stem = full[:-2] if full.endswith("ья") else full[:-1] if full[-1] in "аяйь" else full
+        if len(stem) >= 3 and own.startswith(stem) and len(own) > len(full) - 1 and own != full:
+            kin |= forms
+    return frozenset(kin)
+
+
+@lru_cache(maxsize=1)
 def _all_names() -> frozenset[str]:
     return frozenset().union(*name_groups())
 
@@ -120,7 +142,7 @@ class PlayerNames:
         self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
         for player in players:
             for own in {fold(player), _first_name(fold(player))}:
-                for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                for group in [g for g in name_groups() if own in g] or [_kin_forms(own)]:
                     for form in group | {own}:
                         self.forms.setdefault(form, set()).add(player)
         self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
