@@ -754,3 +754,55 @@ def test_a_bare_number_after_a_name_in_the_dative_is_cards_drawn() -> None:
     # after «у» the number counts the hand: checked against the cards said
     r = parse("вера вышла на семерке бубей у бори две валет у ани король", TABLE, IGRAFAN)
     assert not r.exact
+
+
+# -- issue 21's ninth round ----------------------------------------------------
+
+LIZA = ["Лиза", "Артём", "Кирилл"]
+
+
+def test_a_hand_size_said_in_any_case_of_the_card_noun_is_checked() -> None:
+    r = parse("лиза вышла на десятке треф кирилл с двумя картами туз и валет у артема король пик", LIZA, IGRAFAN)
+    assert r.unrecognised == [] and hands(r) == {"Кирилл": ["A", "J"], "Артём": ["K♠"]} and r.exact
+    r = parse("лиза вышла на десятке треф кирилл с тремя картами туз и валет у артема король пик", LIZA, IGRAFAN)
+    assert kinds(r) == ["hand-size"] and not r.exact
+
+
+def test_a_number_after_vsego_is_the_hand_size_unless_a_plural_rank_follows() -> None:
+    r = parse("артем вышел на девятке пик у кирилла всего шесть туз король десятка девятка восьмерка и шестерка "
+              "у лизы валет", LIZA, IGRAFAN)
+    assert hands(r) == {"Кирилл": ["10", "6", "8", "9", "A", "K"], "Лиза": ["J"]} and r.exact
+    r = parse("артем вышел на девятке пик у кирилла всего два туза у лизы король", LIZA, IGRAFAN)
+    assert hands(r) == {"Кирилл": ["A", "A"], "Лиза": ["K"]} and r.exact
+
+
+def test_a_number_to_a_name_in_the_dative_is_a_penalty_draw() -> None:
+    table = ["Игорь", "Светлана", "Роман"]
+    r = parse("игорь вышел на семерке пик свете две пришлось тянуть у нее теперь король валет и восьмерка у ромы туз",
+              table, IGRAFAN)
+    assert r.unrecognised == [] and hands(r) == {"Светлана": ["8", "J", "K"], "Роман": ["A"]} and r.exact
+    r = parse("светка вышла на семерке треф роме две карты у него теперь девятка девятка и дама пик у игоря туз",
+              table, IGRAFAN)
+    assert hands(r) == {"Роман": ["9", "9", "Q♠"], "Игорь": ["A"]} and r.exact
+    # a rank after the number: the hand, not a draw
+    r = parse("игорь вышел на семерке пик свете две девятки у ромы туз", table, IGRAFAN)
+    assert hands(r) == {"Светлана": ["9", "9"], "Роман": ["A"]} and r.exact
+
+
+def test_a_draw_and_then_the_hand_size_after_vsego() -> None:
+    r = parse("игорь вышел на короле пик вите пять карт в руку у него всего шесть туз король десятка девятка восьмерка "
+              "и шестерка рома с валетом", ["Игорь", "Виктор", "Роман"], IGRAFAN)
+    assert r.unrecognised == [] and r.exact
+    assert hands(r) == {"Виктор": ["10", "6", "8", "9", "A", "K"], "Роман": ["J"]}
+
+
+def test_a_hand_holding_fewer_cards_than_it_drew_is_asked() -> None:
+    r = parse("игорь вышел на семерке пик свете две у нее король у ромы туз", ["Игорь", "Светлана", "Роман"], IGRAFAN)
+    assert hands(r) == {"Светлана": ["K"], "Роман": ["A"]} and kinds(r) == ["hand-size"] and not r.exact
+
+
+def test_a_full_name_the_table_lacks_takes_the_pet_names_of_its_shorter_kin() -> None:
+    r = parse("степан вышел на даме пик у юли туз у паши король", ["Юлиана", "Степан", "Юлия", "Павел"], IGRAFAN)
+    assert hands(r) == {"Павел": ["K"]} and asked(r, "which-player") == ["юли"] and not r.exact
+    r = parse("степан вышел на даме пик у юльки туз у паши король", ["Юлиана", "Степан", "Павел"], IGRAFAN)
+    assert hands(r) == {"Юлиана": ["A"], "Павел": ["K"]} and r.exact
