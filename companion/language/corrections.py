@@ -21,6 +21,7 @@ SKIPPED = ("filler", "and")
 EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
 ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+_SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
@@ -171,7 +172,8 @@ class Corrections:
         and then a name: hands mixed up, which of them? asked."""
         self.correction = tok.text
         nxt = self.next(k, SKIPPED)
-        if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
+        if fold(tok.text) in _SWAPPED or (
+                fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger")):
             self.doubts.append(tok.text)
             self.unclear.append(EVERY_HAND)
         if self.last is not None and not self.last.dropped:

@@ -45,6 +45,7 @@ class Counts(Corrections):
         if nxt is None:
             return False
         if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
+            self.note_draw(n)
             return True
         if fold(nxt.text) in CARD_NOUNS:
             if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
@@ -58,8 +59,23 @@ class Counts(Corrections):
             return True
         if self.total_said(k, n):
             return True
-        before = self.toks[k - 1] if k > 0 else None
-        return before is not None and before.kind == "draw" and nxt.kind not in _CARD_WORDS
+        if self.draw_before(k) and nxt.kind not in _CARD_WORDS:  # «взял две», «взял из колоды пять»
+            self.note_draw(n)
+            return True
+        return False
+
+    def draw_before(self, k: int) -> bool:
+        """A draw word said before the number at `k`, the words between being fillers («взял из колоды пять»)."""
+        at = k - 1
+        while at >= 0 and k - at <= 3 and self.toks[at].kind == "filler" and fold(self.toks[at].text) != "у":
+            at -= 1
+        return at >= 0 and self.toks[at].kind == "draw"
+
+    def note_draw(self, n: int) -> None:
+        """Cards drawn by the player being said: their hand must hold at least that many («у Светы две штрафные и
+        король»: the two drawn are not named, so the hand is asked)."""
+        if self.current is not None:
+            self.draws.append((self.current, n))
 
     def penalty_to(self, k: int, n: int) -> bool:
         """«Свете две пришлось тянуть», «Роме две карты», «Тихону две, у Тиши …», «Вите пять карт в руку»: a name in

@@ -27,7 +27,7 @@ from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
 from companion.language.corrections import EVERY_HAND, SKIPPED, Group
-from companion.language.in_context import tokens
+from companion.language.in_context import restart_at, tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -376,7 +376,8 @@ def parse_round_text(
     """Read a round from free text; see the module docstring for what is and is not guessed."""
     options = options or Options()
     morph = morphology or NoMorphology()
-    reader = _Reader(tokens(text[:MAX_TEXT], PlayerNames(players, morph), morph), ParsedRound(players=list(players)))
+    said = tokens(text[:MAX_TEXT], PlayerNames(players, morph), morph)
+    reader = _Reader(said[restart_at(said) :], ParsedRound(players=list(players)))
     reader.read()
     reader.assemble()
     settle(reader.result, options)

@@ -49,7 +49,45 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         i += 1
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
-    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+    return _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+
+
+_RESTART = frozenset({"заново", "сызнова"})  # «давай заново»: what was said before is void
+_RESTART_PHRASES = frozenset({("по", "новой"), ("по", "новому"), ("давай", "сначала"), ("начнем", "сначала"),
+                              ("начну", "сначала")})
+
+
+def restart_at(toks: list[Tok]) -> int:
+    """Where the round is said again from the start («ой, нет, давай заново: Вера вышла …», «стоп, по новой»): the
+    index of the first token after the last such word; 0 if there is none. What was said before it is void."""
+    start = 0
+    for k, tok in enumerate(toks):
+        pair = (fold(toks[k - 1].text), fold(tok.text)) if k > 0 else ("", "")
+        if fold(tok.text) in _RESTART or pair in _RESTART_PHRASES:
+            start = k + 1
+    return start
+
+
+_FOR = frozenset({"за"})
+
+
+def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
+    """«за семёрку две взяла», «за пикового короля пять штрафных»: the card after «за» is the one that made the
+    player draw, not a card held: «за» and the card carry nothing."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if fold(tok.text) not in _FOR or tok.kind not in ("unknown", "filler"):
+            continue
+        at = k + 1
+        while at < len(toks) and toks[at].kind == "suit-before":
+            at += 1
+        if at >= len(toks) or toks[at].kind not in ("rank", "card"):
+            continue
+        end = at + 1
+        while end < len(toks) and toks[end].kind in ("suit-after", "suit-letter"):
+            end += 1
+        out[k:end] = [Tok("filler", t.text) for t in toks[k:end]]
+    return out
 
 
 _MINUS = frozenset({"минус", "minus"})
@@ -196,7 +234,8 @@ _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after"
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
-_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки", "тому"])
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
+                       "тому"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:

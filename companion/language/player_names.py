@@ -162,8 +162,8 @@ class PlayerNames:
         own = [self.own[form] for form in candidates if form in self.own]
         if own and candidates[0] in self.own:  # «Валентина»: Валентина, or Валентин's genitive: ask
             return self._ordered(set(own))
-        if own:  # the player's own name first: «Саши» is Саша even beside Александр
-            return (own[0],)
+        if own:  # the player's own name first: «Саши» is Саша even beside Александр; «Станиславы»: whose? (after
+            return self._ordered(set(own))  # «у», the genitive says: Станислава's)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
         said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
         if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too

@@ -66,8 +66,8 @@ CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "�
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
-    "нет нету вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала "
-    "спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
+    "нет нету наоборот вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал "
+    "перепутала спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
@@ -89,7 +89,8 @@ FILLERS = _words(
     первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
     пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
-    нечто полный полная очко очки очков
+    нечто полный полная очко очки очков колода прикуп
+    кошмар ужас жесть капец прикол класс бедняга бедолага везунчик красота обидно жаль
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -234,7 +235,7 @@ def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
-    if not a_name and _clipped_hesitation(low, morphology):
+    if not a_name and (_clipped_hesitation(low, morphology) or _remark(low, morphology)):
         return Tok("filler", word)
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
@@ -249,6 +250,20 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
+
+
+# Adverbs that say something of the round, never remarks: who had what the other way round, taken back, again,
+# how many («дважды»), together.
+_NOT_REMARKS = _words(
+    "наоборот назад обратно заново сначала иначе неправильно неверно правильно верно дважды трижды четырежды "
+    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу"
+)
+
+
+def _remark(low: str, morphology: Morphology) -> bool:
+    """«ого», «ха», «как обычно», «красиво»: an interjection, a particle or an adverb said in passing (the adverbs
+    that say something of the round aside) carries nothing."""
+    return low not in _NOT_REMARKS and morphology.remark(low)
 
 
 def _clipped_hesitation(low: str, morphology: Morphology) -> bool:
