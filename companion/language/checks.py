@@ -123,7 +123,7 @@ class Checks(Counts):
                 same.dropped = True
         return [g for g in hand if not g.dropped]
 
-    def went_out_on(self, player: str, last_play: bool = False) -> bool:
+    def went_out_on(self, player: str, last_play: bool = False, win_at: int | None = None) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
         the instrumental or after «на», is the finishing card; of cards played one after another («положил шестёрку
         и накрыл девяткой, вышел») the last, the others being on the table; «Тома даму червей последней кинула»:
@@ -133,11 +133,26 @@ class Checks(Counts):
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
         if not (word.endswith(_INSTRUMENTAL) or before == "на" or (last_play and self.right_after(said[0], player))
-                or any(g is said[0] for _, g in self.played)):
+                or any(g is said[0] for _, g in self.played) or self.said_last(said[0], win_at)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
         return True
+
+    def said_last(self, group: Group, win_at: int | None) -> bool:
+        """«последней у Веры была дама пик, она вышла», «у Веры дама пик последняя, вышла»: the one card of the
+        player said with «последн…» in its clause, and no name after the win verb («у Бори последний туз, и вышла
+        Вера» is Вера's win)."""
+        if win_at is None:
+            return False
+        at = next((i for i in range(win_at + 1, len(self.toks)) if self.toks[i].kind not in SKIPPED), None)
+        if at is not None and self.toks[at].kind in ("player", "ambiguous", "stranger") and not self.owner_said(at):
+            return False
+        start = group.said_at
+        while start > 0 and self.toks[start - 1].kind not in ("end", "rank", "card", "win"):
+            start -= 1
+        near = self.toks[start:win_at]
+        return any(t.kind == "filler" and fold(t.text).startswith("последн") for t in near)
 
     def covered(self, said: list[Group]) -> list[Group]:
         """Of cards played one after another («положил шестёрку пик и накрыл девяткой пик») the last; the others
