@@ -67,7 +67,8 @@ _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "зако�
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
     "нет нету наоборот вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал "
-    "перепутала спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
+    "перепутала спутал спутала путаю пардон извини извините сорри сорян упс тьфу поправочка точней верней отставить "
+    "no sorry oops actually wait"
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
@@ -253,10 +254,11 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
 
 
 # Adverbs that say something of the round, never remarks: who had what the other way round, taken back, again,
-# how many («дважды»), together.
+# how many («дважды»), together; interjections that may take back what was just said.
 _NOT_REMARKS = _words(
     "наоборот назад обратно заново сначала иначе неправильно неверно правильно верно дважды трижды четырежды "
-    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу"
+    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу "
+    "ах ох эх ух ай фу опа оп опс черт елки"  # interjections that may take back the card just said: asked
 )
 
 
