@@ -148,18 +148,19 @@ def possessive(word: str) -> bool:
     return is_cyrillic(word) and any("Poss" in parse.tag for parse in analyzer().parse(word))
 
 
-_REMARK_POS = frozenset({"INTJ", "PRCL", "ADVB", "ADJS", "PRED"})  # «ого», «же», «обычно», «красиво», «жалко»
+# «ого», «же», «обычно», «красиво», «жалко»; «конечно», «кстати» (parenthetical words)
+_REMARK_POS = frozenset({"INTJ", "PRCL", "ADVB", "ADJS", "PRED", "Prnt"})
 
 
 @lru_cache(maxsize=8192)
 def remark(word: str) -> bool:
-    """A word said as a remark: every reading an interjection, a particle, an adverb or a short adjective or
-    predicative, and one of them an interjection, a particle or an adverb («ого», «ха», «обычно», «красиво»;
+    """A word said as a remark: every reading an interjection, a particle, an adverb, a parenthetical word, a short
+    adjective or a predicative, and one of them not an adjective («ого», «ха», «обычно», «красиво»;
     not «должна», only a short adjective)."""
     if not is_cyrillic(word) or not analyzer().word_is_known(word.lower()):
         return False
-    pos = {parse.tag.POS for parse in analyzer().parse(word)}
-    return pos <= _REMARK_POS and bool(pos & {"INTJ", "PRCL", "ADVB"})
+    pos = {"Prnt" if "Prnt" in parse.tag else parse.tag.POS for parse in analyzer().parse(word)}
+    return pos <= _REMARK_POS and bool(pos & {"INTJ", "PRCL", "ADVB", "Prnt"})
 
 
 class Pymorphy:

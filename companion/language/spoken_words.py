@@ -92,6 +92,9 @@ FILLERS = _words(
     пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
     нечто полный полная очко очки очков колода прикуп
     кошмар ужас жесть капец прикол класс бедняга бедолага везунчик красота обидно жаль
+    давать поехать внимание готовый понять слышать видеть секунда секундочка минутка момент получаться результат
+    счет считать посчитать подсчитать друг девочка мальчик мужик господин коллега норм ок окей добро офигеть
+    обалдеть жуть беда несчастный счастливчик бедный
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
@@ -258,7 +261,8 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
 _NOT_REMARKS = _words(
     "наоборот назад обратно заново сначала иначе неправильно неверно правильно верно дважды трижды четырежды "
     "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу "
-    "ах ох эх ух ай фу опа оп опс черт елки"  # interjections that may take back the card just said: asked
+    "ах ох эх ух ай фу опа оп опс черт елки "  # interjections that may take back the card just said
+    "наверное кажется видимо вероятно похоже возможно небось авось поди"  # hedges: the card is not sure, asked
 )
 
 
