@@ -80,12 +80,15 @@ class Counts(Corrections):
     def penalty_to(self, k: int, n: int) -> bool:
         """«Свете две пришлось тянуть», «Роме две карты», «Тихону две, у Тиши …», «Вите пять карт в руку»: a name in
         the dative, then a number with no card word after it, says cards drawn, given to that player («Прохору два
-        валета» is Прохор's hand). The hand must then hold at least that many (checked in `ask_draws`)."""
+        валета» is Прохор's hand; «Гене две карты: король и валет» its size). The hand must then hold at least that
+        many (checked in `ask_draws`)."""
         nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
         if nxt is not None and (nxt.kind in _CARD_WORDS or nxt.kind == "count"):
             return False
         if self.toks[k].kind == "rank" and (nxt is None or nxt.kind != "draw" and fold(nxt.text) not in CARD_NOUNS):
             return False  # «Вите семь»: the card seven, or seven drawn? only «пять карт», «пять взял» say drawn
+        if nxt is not None and fold(nxt.text) in CARD_NOUNS and self.cards_follow(self.toks.index(nxt, k + 1)):
+            return False  # «Гене две карты: король и валет»: the size of his hand, checked as «у Гены две карты»
         at = k - 1
         while at >= 0 and k - at <= 3 and self.toks[at].kind in _DRAW_BETWEEN and fold(self.toks[at].text) != "у":
             at -= 1
@@ -95,6 +98,11 @@ class Counts(Corrections):
         assert player is not None
         self.draws.append((player, n))
         return True
+
+    def cards_follow(self, k: int) -> bool:
+        """The cards of a hand come right after `k` (a card noun), not a new hand («…, у него теперь …») or a draw."""
+        nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
+        return nxt is not None and (nxt.kind in _CARD_WORDS or nxt.kind == "count")
 
     def dative(self, k: int) -> bool:
         """The player's name at `k` said in the dative: not after a preposition, in a dative ending."""

@@ -1,4 +1,4 @@
-"""Phrasings of a dictated round met in issue 21's tuning rounds (third to eighth): each mechanism as a
+"""Phrasings of a dictated round met in issue 21's tuning rounds (third to ninth): each mechanism as a
 sentence → hands, and whether the round is ready."""
 
 from __future__ import annotations
@@ -806,3 +806,83 @@ def test_a_full_name_the_table_lacks_takes_the_pet_names_of_its_shorter_kin() ->
     assert hands(r) == {"Павел": ["K"]} and asked(r, "which-player") == ["юли"] and not r.exact
     r = parse("степан вышел на даме пик у юльки туз у паши король", ["Юлиана", "Степан", "Павел"], IGRAFAN)
     assert hands(r) == {"Юлиана": ["A"], "Павел": ["K"]} and r.exact
+
+
+SVETA = ["Игорь", "Светлана", "Роман"]
+
+
+def test_penalty_draws_said_in_more_ways_are_not_cards_held() -> None:
+    for text in ("игорь вышел на семерке пик свете досталось две у нее король валет и девятка у ромы туз",
+                 "игорь вышел на семерке пик света взяла из колоды две у нее король валет и девятка у ромы туз",
+                 "игорь вышел на семерке пик свете штрафные две у нее король валет и девятка у ромы туз"):
+        r = parse(text, SVETA, IGRAFAN)
+        assert r.unrecognised == [] and hands(r) == {"Светлана": ["9", "J", "K"], "Роман": ["A"]} and r.exact, text
+
+
+def test_the_card_after_za_made_them_draw_and_is_not_held() -> None:
+    r = parse("игорь вышел на семерке треф света за семерку две взяла у нее туз король и валет у ромы десятка",
+              SVETA, IGRAFAN)
+    assert hands(r) == {"Светлана": ["A", "J", "K"], "Роман": ["10"]} and r.exact
+
+
+def test_drawn_cards_left_unnamed_are_asked() -> None:
+    r = parse("игорь вышел на семерке пик у светы две штрафные и король у ромы туз", SVETA, IGRAFAN)
+    assert hands(r) == {"Светлана": ["K"], "Роман": ["A"]} and kinds(r) == ["hand-size"] and not r.exact
+
+
+def test_a_number_of_cards_to_a_dative_name_then_its_cards_is_the_hand_size() -> None:
+    r = parse("игорь вышел на семерке пик роме две карты король валет и туз у светы девятка", SVETA, IGRAFAN)
+    assert hands(r) == {"Роман": ["A", "J", "K"], "Светлана": ["9"]} and kinds(r) == ["hand-size"] and not r.exact
+
+
+def test_a_kin_pet_name_is_the_players_alone_and_asked_when_two_fit() -> None:
+    r = parse("кирилл вышел на десятке червей у богдаши туз у олега король", ["Богдана", "Кирилл", "Олег"], IGRAFAN)
+    assert hands(r) == {"Богдана": ["A"], "Олег": ["K"]} and r.exact
+    r = parse("олег вышел на девятке пик у дашки туз у дарины король", ["Дарья", "Олег", "Дарина"], IGRAFAN)
+    assert hands(r) == {"Дарина": ["K"]} and asked(r, "which-player") == ["дашки"] and not r.exact
+
+
+def test_a_form_of_two_players_own_names_is_told_apart_by_the_genitive_after_u() -> None:
+    r = parse("игорь вышел на тузе бубей у станиславы дама пик у станислава король",
+              ["Станислав", "Станислава", "Игорь"], IGRAFAN)
+    assert hands(r) == {"Станислава": ["Q♠"], "Станислав": ["K"]} and r.exact
+
+
+def test_remarks_and_table_talk_carry_nothing() -> None:
+    for text in ("вера вышла ого на даме пик у бори как обычно туз и король у ани ха валет",
+                 "вера красиво вышла на даме пик у бори кошмар туз и король у ани конечно валет",
+                 "так поехали вера вышла на даме пик у бори секунду туз и король у ани кстати валет"):
+        r = parse(text, TABLE, IGRAFAN)
+        assert r.winner == "Вера" and r.unrecognised == [] and r.exact, text
+        assert hands(r) == {"Борис": ["A", "K"], "Анна": ["J"]}, text
+
+
+def test_an_interjection_that_may_take_a_card_back_or_a_hedge_is_never_a_remark() -> None:
+    r = parse("вера вышла на девятке пик у бори туз тьфу король у ани валет", TABLE, IGRAFAN)
+    assert hands(r) == {"Борис": ["K"], "Анна": ["J"]} and r.exact
+    for text in ("вера вышла на девятке пик у бори туз ах король у ани валет",
+                 "вера вышла на девятке пик у бори туз у ани наверное валет"):
+        assert not parse(text, TABLE, IGRAFAN).exact, text
+
+
+def test_naoborot_takes_back_who_had_what() -> None:
+    r = parse("вера вышла на даме пик у бори туз у ани король ой наоборот", TABLE, IGRAFAN)
+    assert hands(r) == {} and not r.exact
+
+
+def test_starting_over_voids_what_was_said_before() -> None:
+    r = parse("вера вышла на даме пик у бори туз ой нет давай заново вера вышла на даме червей у бори король у ани "
+              "валет", TABLE, IGRAFAN)
+    assert r.finishing_card == "Q♥" and hands(r) == {"Борис": ["K"], "Анна": ["J"]} and r.exact
+    r = parse("у бори туз у ани король стоп по новой аня вышла на девятке треф у бори туз и король у веры валет",
+              TABLE, IGRAFAN)
+    assert r.winner == "Анна" and hands(r) == {"Борис": ["A", "K"], "Вера": ["J"]} and r.exact
+
+
+def test_the_one_card_said_with_last_before_went_out_is_the_finishing_card() -> None:
+    r = parse("последней у веры была дама пик она вышла у бори туз у ани валет", TABLE, IGRAFAN)
+    assert r.winner == "Вера" and r.finishing_card == "Q♠" and r.exact
+    # a name after the win verb is who went out: the last card said before it is a hand's
+    r = parse("у бори последний туз и вышла вера на девятке у ани валет", TABLE, IGRAFAN)
+    assert r.winner == "Вера" and r.finishing is not None and r.finishing.rank.value == "9"
+    assert hands(r) == {"Борис": ["A"], "Анна": ["J"]}
