@@ -82,13 +82,8 @@ class Counts(Corrections):
         the dative, then a number with no card word after it, says cards drawn, given to that player («Прохору два
         валета» is Прохор's hand; «Гене две карты: король и валет» its size). The hand must then hold at least that
         many (checked in `ask_draws`)."""
-        nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
-        if nxt is not None and (nxt.kind in _CARD_WORDS or nxt.kind == "count"):
+        if not self.drawn_after(k):
             return False
-        if self.toks[k].kind == "rank" and (nxt is None or nxt.kind != "draw" and fold(nxt.text) not in CARD_NOUNS):
-            return False  # «Вите семь»: the card seven, or seven drawn? only «пять карт», «пять взял» say drawn
-        if nxt is not None and fold(nxt.text) in CARD_NOUNS and self.cards_follow(self.toks.index(nxt, k + 1)):
-            return False  # «Гене две карты: король и валет»: the size of his hand, checked as «у Гены две карты»
         at = k - 1
         while at >= 0 and k - at <= 3 and self.toks[at].kind in _DRAW_BETWEEN and fold(self.toks[at].text) != "у":
             at -= 1
@@ -98,6 +93,18 @@ class Counts(Corrections):
         assert player is not None
         self.draws.append((player, n))
         return True
+
+    def drawn_after(self, k: int) -> bool:
+        """What follows the number at `k` lets it be cards drawn: not a card («Прохору два валета»), not a hand's cards
+        after a card noun («Гене две карты: король и валет»); a number that is also a card («семь») only before a
+        card noun or a draw word."""
+        if self.cards_follow(k):
+            return False
+        nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
+        noun = nxt is not None and fold(nxt.text) in CARD_NOUNS
+        if self.toks[k].kind == "rank" and not noun and (nxt is None or nxt.kind != "draw"):
+            return False  # «Вите семь»: the card seven, or seven drawn? only «пять карт», «пять взял» say drawn
+        return not (noun and nxt is not None and self.cards_follow(self.toks.index(nxt, k + 1)))
 
     def cards_follow(self, k: int) -> bool:
         """The cards of a hand come right after `k` (a card noun), not a new hand («…, у него теперь …») or a draw."""

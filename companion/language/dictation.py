@@ -347,10 +347,6 @@ class _Reader(Suits, Checks):
             return False
         self.unclear.append(owner)
         return True
-        for pending in (self.suit_before, self.count):
-            if pending is not None:
-                self.result.unrecognised.append(pending[1])
-        self.suit_before = self.count = None
 
     # -- what was read ---------------------------------------------------------------------
 

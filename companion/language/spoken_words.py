@@ -105,6 +105,16 @@ HESITATIONS = _words(
     "ну э ээ эээ эм вот это короче значит так типа пиши ага там тут вроде слушай смотри блин ладно um uh er"
 )
 
+# What a word says by itself, the first set that holds it: the words as written …
+_WORD_KINDS: tuple[tuple[frozenset[str], str], ...] = (
+    (SPEAKER, "speaker"), (_CORRECTIONS, "correct"), (_NEGATIONS, "not"), (OR, "or"), (_AND & FILLERS, "and"),
+    (FILLERS, "filler"),
+)
+# … and the dictionary forms of a word (after the counts and card words).
+_LEMMA_KINDS: tuple[tuple[frozenset[str], str], ...] = (
+    (_WIN_LEMMAS, "win"), (_DRAW_LEMMAS, "draw"), (_PLAY_LEMMAS, "play"), (FILLERS, "filler"),
+)
+
 RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
 _SUIT_LETTERS = {**SUIT_LETTERS[EN], **SUIT_LETTERS[RU]}
 # Single letters that are also everyday words count as a rank only when written in capitals.
@@ -173,6 +183,11 @@ def card_word_token(word: str, known: CardWord) -> Tok:
                plural=known.adjective and known.plural)
 
 
+def _kind_of(low: str, table: tuple[tuple[frozenset[str], str], ...]) -> str | None:
+    """The kind of the first word set of `table` that holds `low`."""
+    return next((kind for words, kind in table if low in words), None)
+
+
 def _form_token(word: str, form: str) -> Tok | None:
     """What one form of a word (as written, or a dictionary form of it) says, if anything."""
     if form in COUNTS:
@@ -180,28 +195,14 @@ def _form_token(word: str, form: str) -> Tok | None:
     known = card_word(form)
     if known is not None:
         return card_word_token(word, known)
-    if form in _WIN_LEMMAS:
-        return Tok("win", word)
-    if form in _DRAW_LEMMAS:
-        return Tok("draw", word)
-    if form in _PLAY_LEMMAS:
-        return Tok("play", word)
-    if form in FILLERS:
-        return Tok("filler", word)
-    return None
+    kind = _kind_of(form, _LEMMA_KINDS)
+    return Tok(kind, word) if kind is not None else None
 
 
 def _small_word(word: str, low: str) -> Tok | None:
-    if low in SPEAKER:
-        return Tok("speaker", word)
-    if low in _CORRECTIONS:
-        return Tok("correct", word)
-    if low in _NEGATIONS:
-        return Tok("not", word)
-    if low in OR:
-        return Tok("or", word)
-    if low in FILLERS:
-        return Tok("and" if low in _AND else "filler", word)
+    kind = _kind_of(low, _WORD_KINDS)
+    if kind is not None:
+        return Tok(kind, word)
     if len(low) <= 3 and not (low in ("as", "ad") and not word.isupper()):
         card = read_notation(word)
         if card is not None:  # written cards: Дч, Кп, QH, Тб
