@@ -76,7 +76,8 @@ def _stem(name: str) -> str:
     return name[:-1] if len(name) > 2 and name[-1] in "аяоеыийь" else name
 
 
-_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк", "ишк")  # Полинка, Олеська, Зоечка, Иришка
+# Полинка, Олеська, Зоечка, Иришка; Генчик, Егорыч, Васюха, Нинуля
+_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк", "ишк", "чик", "ыч", "ух", "юх", "ул", "юл")
 _PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун", "юн", "юш")  # of a pet name: Слав|ик, Слав|ун, Фед|юня
 
 
@@ -118,9 +119,12 @@ def _fits(pet: str, name: str, strict: bool) -> bool:
     return any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
 
 
+_BARE = frozenset({"чик", "ыч"})  # suffixes that end a nominative without an ending: Генчик, Егорыч (not «Зойк»)
+
+
 def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
-    return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS and (suffix == "" or rest != suffix)
-               for suffix in suffixes)
+    return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS
+               and (suffix == "" or rest != suffix or suffix in _BARE) for suffix in suffixes)
 
 
 _INITIAL = re.compile(r"(\S+) \w{1,2}\.?")  # «Дамир С.», «Зарина Р»: a first name and an initial

@@ -886,3 +886,12 @@ def test_the_one_card_said_with_last_before_went_out_is_the_finishing_card() -> 
     r = parse("у бори последний туз и вышла вера на девятке у ани валет", TABLE, IGRAFAN)
     assert r.winner == "Вера" and r.finishing is not None and r.finishing.rank.value == "9"
     assert hands(r) == {"Борис": ["A"], "Анна": ["J"]}
+
+
+def test_pet_suffixes_chik_ych_yuha_ulya_on_a_players_name() -> None:
+    r = parse("нинуля вышла на десятке бубей у генчика туз и король у егорыча девятка", ["Геннадий", "Егор", "Нина"],
+              IGRAFAN)
+    assert r.winner == "Нина" and hands(r) == {"Геннадий": ["A", "K"], "Егор": ["9"]} and r.exact
+    r = parse("тимурчик вышел на валете пик у васюхи туз и восьмерка у софы король", ["Василий", "Тимур", "Софья"],
+              IGRAFAN)
+    assert r.winner == "Тимур" and hands(r) == {"Василий": ["8", "A"], "Софья": ["K"]} and r.exact
