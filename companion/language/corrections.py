@@ -17,6 +17,7 @@ from companion.language.settle import ParsedRound
 from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
+CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
 SKIPPED = ("filler", "and")
 EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
 ONLY = frozenset({"только", "лишь", "only"})
@@ -24,6 +25,9 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+# «у Сони карт не осталось», «туза не было»: «не» before these says what is not held, not which card was wrong.
+_NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
+                       "имеет", "держит", "лежит"})
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -124,9 +128,10 @@ class Corrections:
         after = self.next(k, SKIPPED)  # «нет, только десятка»: «только» says what is there
         said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
         said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
-        if not tok.genitive or not (said_before or said_after):
+        not_held = after is not None and after.kind == "not" and self.not_held_after(self.toks.index(after, k + 1))
+        if not tok.genitive or not (said_before or said_after or not_held):
             return False
-        if said_after and after is not None:
+        if (said_after or not_held) and after is not None:
             self.consumed.add(self.toks.index(after, k + 1))
         assert tok.rank is not None
         self.negating = False
@@ -134,6 +139,14 @@ class Corrections:
         if self.replace is not None:
             self.replace.dropped = True
         self.replace = None
+        return True
+
+    def not_held_after(self, k: int) -> bool:
+        """«не было», «не осталось» after the «не» at `k` («туза не было»: the ace is not there); both are read."""
+        nxt = self.after(k)
+        if nxt is None or fold(nxt.text) not in _NOT_HELD:
+            return False
+        self.consumed.add(self.toks.index(nxt, k + 1))
         return True
 
     def negate(self, rank: Rank, suit: Suit | None) -> None:
@@ -203,6 +216,9 @@ class Corrections:
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
             self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
+        before = self.before(k)
+        if after is not None and fold(after.text) in _NOT_HELD and (before is None or before.kind not in CARD_SAID):
+            return  # «у Сони карт не осталось»: a hand said empty, nothing taken back («туза не было»: as before)
         nxt = self.next(k, SKIPPED)
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
             self.doubts.append(f"{tok.text} {after.text}")

@@ -39,7 +39,7 @@ class Counts(Corrections):
         n = numeral(tok)
         if n is None:
             return False
-        if self.penalty_to(k, n):
+        if self.penalty_to(k, n) or self.plus_drawn(k, n):
             return True
         nxt = self.next(k)
         if nxt is None:
@@ -92,6 +92,17 @@ class Counts(Corrections):
         player = self.toks[at].player
         assert player is not None
         self.draws.append((player, n))
+        return True
+
+    def plus_drawn(self, k: int, n: int) -> bool:
+        """«Денис плюс две, у него теперь …»: «плюс» and a number right after a name, before any card of the hand,
+        says cards drawn (after cards, «туз плюс две карты» are cards not named: asked)."""
+        before = self.before(k)
+        if before is None or fold(before.text) != "плюс" or self.current is None or self.listed:
+            return False
+        if not self.drawn_after(k):
+            return False
+        self.note_draw(n)
         return True
 
     def drawn_after(self, k: int) -> bool:

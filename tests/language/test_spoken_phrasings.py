@@ -895,3 +895,39 @@ def test_pet_suffixes_chik_ych_yuha_ulya_on_a_players_name() -> None:
     r = parse("тимурчик вышел на валете пик у васюхи туз и восьмерка у софы король", ["Василий", "Тимур", "Софья"],
               IGRAFAN)
     assert r.winner == "Тимур" and hands(r) == {"Василий": ["8", "A"], "Софья": ["K"]} and r.exact
+
+
+SONYA = ["Олег", "Соня", "Денис", "Вика"]
+
+
+def test_more_draw_words_and_plus_after_a_name() -> None:
+    for text in ("соня вышла на семерке червей денис плюс две у него теперь король и девятка у олега туз у вики валет",
+                 "соня вышла на семерке червей денис вытащил две у него король и девятка у олега туз у вики валет",
+                 "соня вышла на семерке червей денис получил штраф две карты у него король и девятка у олега туз у вики "
+                 "валет"):
+        r = parse(text, SONYA, IGRAFAN)
+        assert r.unrecognised == [] and r.exact, text
+        assert hands(r) == {"Денис": ["9", "K"], "Олег": ["A"], "Вика": ["J"]}, text
+    # after cards of the hand, «плюс две карты» are cards not named: asked
+    r = parse("соня вышла на семерке червей у дениса король плюс две карты у олега туз у вики валет", SONYA, IGRAFAN)
+    assert not r.exact
+
+
+def test_otygralas_and_doigrala_say_who_went_out() -> None:
+    for text in ("соня отыгралась тузом бубей у олега король у дениса валет у вики девятка",
+                 "соня доиграла на тузе бубей у олега король у дениса валет у вики девятка"):
+        r = parse(text, SONYA, IGRAFAN)
+        assert r.winner == "Соня" and r.finishing_card == "A♦" and r.exact, text
+
+
+def test_a_hand_said_empty_is_no_correction_and_a_card_not_there_is_not_held() -> None:
+    r = parse("у сони карт не осталось она вышла на тузе бубей у олега король у дениса валет у вики девятка", SONYA,
+              IGRAFAN)
+    assert r.winner == "Соня" and r.finishing_card == "A♦" and r.exact
+    r = parse("вера вышла на девятке пик у бори туза не было только король у ани валет", TABLE, IGRAFAN)
+    assert hands(r) == {"Борис": ["K"], "Анна": ["J"]} and r.exact
+
+
+def test_nepravilno_corrects_the_card_before() -> None:
+    r = parse("соня вышла на тузе бубей у олега туз неправильно король у дениса валет у вики девятка", SONYA, IGRAFAN)
+    assert hands(r) == {"Олег": ["K"], "Денис": ["J"], "Вика": ["9"]} and r.exact
