@@ -221,7 +221,10 @@ class Checks(Counts):
         said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
         if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
             return
-        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
+        at = max(i for i in range(k) if self.toks[i] is said[-1])  # «…, у Сони тоже»: the winner said after «у»
+        winner_held = said[-1].player == self.result.winner and self.owner_said(at)
+        if self.current == said[-1].player and not self.listed and (said[-1].player != self.result.winner
+                                                                    or winner_held):
             self.doubts.append(said[-1].text)
             self.unclear += [g.owner for g in self.groups[-1:] if not g.finishing]
 

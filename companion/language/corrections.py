@@ -29,7 +29,7 @@ _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "увере�
 _NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
                        "имеет", "держит", "лежит"})
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
-_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
+_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
 _GUESSED = _ABOUT_IT | {"count", "number", "rank", "card", "suit-after", "suit-before", "suit-letter", "or", "and"}
 

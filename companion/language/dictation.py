@@ -94,7 +94,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
-            "play": self.on_play,
+            "play": self.on_play, "hedge": self.on_hedge,
         }
         for k, tok in enumerate(self.toks):  # digits first, so that «две 9» sees the rank after the count
             if tok.kind == "number":
@@ -315,6 +315,11 @@ class _Reader(Suits, Checks):
             group.dropped = True
         self.orphans = []
         self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
+
+    def on_hedge(self, tok: Tok, k: int) -> None:
+        """«у Вики вроде король», «и ещё что-то»: the hand being said is not sure; asked, not given."""
+        self.doubts.append(tok.text)
+        self.unclear.append(self.current)
 
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True

@@ -49,7 +49,31 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         i += 1
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
-    return _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+    out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+    return _vague_by_place(out)
+
+
+_SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
+_SOME_TAIL = frozenset({"то", "нибудь", "либо"})
+_HEDGES = frozenset({"вроде"})  # «у Вики вроде король»: not sure of the card (but «вроде всё» ends the round)
+_CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
+
+
+def _vague_by_place(toks: list[Tok]) -> list[Tok]:
+    """«и ещё что-то», «какая-то карта»: a card not named, so the hand is not known; «вроде король», «вроде бы туз»:
+    the card is not sure. Either is a hedge: that hand is asked, not given (dictation._Reader.on_hedge)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        low = fold(tok.text)
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if low in _SOME and nxt is not None and fold(nxt.text) in _SOME_TAIL:
+            out[k] = Tok("hedge", tok.text)
+            out[k + 1] = Tok("filler", nxt.text)
+        elif low in _HEDGES:
+            after = next((t for t in toks[k + 1 :] if fold(t.text) not in ("бы", "как")), None)
+            if after is not None and after.kind in _CARD_WORDS:
+                out[k] = Tok("hedge", tok.text)
+    return out
 
 
 _RESTART = frozenset({"заново", "сызнова"})  # «давай заново»: what was said before is void

@@ -133,7 +133,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "play" | "or" | "speaker" | "unknown"
+    # | "draw" | "play" | "or" | "speaker" | "hedge" | "unknown"
     kind: str
     text: str
     player: str | None = None

@@ -931,3 +931,13 @@ def test_a_hand_said_empty_is_no_correction_and_a_card_not_there_is_not_held() -
 def test_nepravilno_corrects_the_card_before() -> None:
     r = parse("соня вышла на тузе бубей у олега туз неправильно король у дениса валет у вики девятка", SONYA, IGRAFAN)
     assert hands(r) == {"Олег": ["K"], "Денис": ["J"], "Вика": ["9"]} and r.exact
+
+
+def test_a_card_not_named_or_not_sure_leaves_the_hand_asked() -> None:
+    for text in ("соня вышла на тузе бубей у олега туз у дениса валет у вики король и ещё что-то",
+                 "соня вышла на тузе бубей у олега туз у дениса валет у вики вроде король",
+                 "соня вышла на тузе бубей у олега туз у дениса валет у вики король у сони тоже"):
+        r = parse(text, SONYA, IGRAFAN)
+        assert hands(r) == {"Олег": ["A"], "Денис": ["J"]} and not r.exact, text
+    r = parse("соня вышла на тузе бубей у олега туз у дениса валет у вики король вроде всё", SONYA, IGRAFAN)
+    assert hands(r) == {"Олег": ["A"], "Денис": ["J"], "Вика": ["K"]} and r.exact
