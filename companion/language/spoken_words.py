@@ -95,6 +95,7 @@ FILLERS = _words(
     давать поехать внимание готовый понять слышать видеть секунда секундочка минутка момент получаться результат
     счет считать посчитать подсчитать друг девочка мальчик мужик господин коллега норм ок окей добро офигеть
     обалдеть жуть беда несчастный счастливчик бедный
+    застрять попасть попасться зависнуть влипнуть влететь погореть пролететь залететь проиграть продуть подвиснуть
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""

@@ -941,3 +941,16 @@ def test_a_card_not_named_or_not_sure_leaves_the_hand_asked() -> None:
         assert hands(r) == {"Олег": ["A"], "Денис": ["J"]} and not r.exact, text
     r = parse("соня вышла на тузе бубей у олега туз у дениса валет у вики король вроде всё", SONYA, IGRAFAN)
     assert hands(r) == {"Олег": ["A"], "Денис": ["J"], "Вика": ["K"]} and r.exact
+
+
+def test_a_losers_verb_says_nothing_of_the_round() -> None:
+    r = parse("вера вышла на девятке пик санек влип с тузом и королем а глеб продул с валетом",
+              ["Вера", "Александр", "Глеб"], IGRAFAN)
+    assert r.unrecognised == [] and hands(r) == {"Александр": ["A", "K"], "Глеб": ["J"]} and r.exact
+
+
+def test_tasya_and_lyova_are_asked_when_two_players_fit() -> None:
+    r = parse("глеб вышел на тузе пик у таси король у таисии дама пик", ["Глеб", "Анастасия", "Таисия"], IGRAFAN)
+    assert asked(r, "which-player") == ["таси"] and not r.exact
+    r = parse("глеб вышел на тузе пик у левы король у льва дама пик", ["Глеб", "Лев", "Леонид"], IGRAFAN)
+    assert asked(r, "which-player") == ["левы"] and not r.exact
