@@ -10,7 +10,7 @@ cards drawn from the stock after a finishing seven or king of spades: they are n
 
 from __future__ import annotations
 
-from companion.core.cards import fold
+from companion.core.cards import Rank, fold
 from companion.language.corrections import Corrections
 from companion.language.settle import size_question
 from companion.language.spoken_words import CARD_NOUNS, HESITATIONS, Tok, numeral
@@ -24,6 +24,7 @@ _GOVERNING = frozenset({"у", "о", "об", "на", "при", "в", "во", "с"
 _DRAW_BETWEEN = frozenset({"filler", "draw", "pause"})
 _TOTAL = frozenset({"всего", "итого"})  # «у неё всего шесть: туз, король …»: the size of the hand
 _CARD_WORDS = ("rank", "card", "suit-before")
+_NO_CARD = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE})  # no card of the 36-card deck: «Денису 2», «пять»
 
 
 class Counts(Corrections):
@@ -113,8 +114,9 @@ class Counts(Corrections):
             return False
         nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
         noun = nxt is not None and fold(nxt.text) in CARD_NOUNS
-        if self.toks[k].kind == "rank" and not noun and (nxt is None or nxt.kind != "draw"):
-            return False  # «Вите семь»: the card seven, or seven drawn? only «пять карт», «пять взял» say drawn
+        card = self.toks[k].kind == "rank" and self.toks[k].rank not in _NO_CARD  # «семь», «7»: a card of the deck
+        if card and not noun and (nxt is None or nxt.kind != "draw"):
+            return False  # «Вите семь»: the card seven, or seven drawn? only «семь карт», «семь взял» say drawn
         return not (noun and nxt is not None and self.cards_follow(self.toks.index(nxt, k + 1)))
 
     def cards_follow(self, k: int) -> bool:

@@ -329,6 +329,8 @@ def numeral(tok: Tok) -> int | None:
     """How many a number word or digits say («три», "3", «пять»), if the token is one."""
     if tok.kind in ("count", "number"):
         return tok.count or None
+    if tok.kind == "rank" and tok.text.isdigit():  # «Денису 2»: digits read as a rank
+        return int(tok.text)
     known = card_word(fold(tok.text)) if tok.kind == "rank" else None
     if known is not None and known.numeral and tok.rank is not None and tok.rank.value.isdigit():
         return int(tok.rank.value)

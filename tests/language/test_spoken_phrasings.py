@@ -954,3 +954,8 @@ def test_tasya_is_asked_when_two_players_fit_and_lyova_is_leonid_alone() -> None
     assert asked(r, "which-player") == ["таси"] and not r.exact
     r = parse("глеб вышел на тузе пик у левы король у веры дама пик", ["Глеб", "Леонид", "Вера"], IGRAFAN)
     assert hands(r) == {"Леонид": ["K"], "Вера": ["Q♠"]} and r.exact
+
+
+def test_a_penalty_draw_in_digits_counts_cards_drawn() -> None:
+    r = parse("соня вышла на 7 бубей денису 2 у него к и 9 у олега т у вики 10", SONYA, IGRAFAN)
+    assert r.unrecognised == [] and hands(r) == {"Денис": ["9", "K"], "Олег": ["A"], "Вика": ["10"]} and r.exact
