@@ -31,6 +31,7 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 _WITH = frozenset({"с", "со", "with"})
 _WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
+_HE_SHE = frozenset({"он", "она", "he", "she"})  # «закрылась она девяткой»: the winner, said again
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
 )
@@ -154,6 +155,23 @@ class Checks(Counts):
         near = self.toks[start:win_at]
         return any(t.kind == "filler" and fold(t.text).startswith("последн") for t in near)
 
+    def finish_said_late(self, k: int) -> bool:
+        """«Соня вышла, у Олега туз …, а закрылась она девяткой бубей»: the win said again with «он», «она», once the
+        winner is known and no finishing card was said, before a card in the instrumental or after «на»: that card is
+        the one the winner went out on (with no pronoun, «у Алины десятка, вышла на девятке» may be Алина: asked)."""
+        if self.result.winner is None or any(g.finishing and not g.dropped for g in self.groups):
+            return False
+        if not {fold(t.text) for t in self.toks[max(0, k - 1) : k + 2]} & _HE_SHE:  # «у Алины десятка, вышла …»: who?
+            return False
+        at = next((i for i in range(k + 1, len(self.toks)) if self.toks[i].kind not in SKIPPED), None)
+        if at is None or self.toks[at].kind not in ("rank", "card"):
+            return False
+        word, before = fold(self.toks[at].text), fold(self.toks[at - 1].text)
+        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+            return False
+        self.want_finish, self.current, self.stranger, self.last = True, None, None, None
+        return True
+
     def covered(self, said: list[Group]) -> list[Group]:
         """Of cards played one after another («положил шестёрку пик и накрыл девяткой пик») the last; the others
         lie on the table."""
@@ -222,7 +240,8 @@ class Checks(Counts):
         if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
             return
         at = max(i for i in range(k) if self.toks[i] is said[-1])  # «…, у Сони тоже»: the winner said after «у»
-        winner_held = said[-1].player == self.result.winner and self.owner_said(at)
+        winner_held = (said[-1].player == self.result.winner and self.owner_said(at)
+                       and any(fold(t.text) in _MORE for t in self.toks[at + 1 : k]))
         if self.current == said[-1].player and not self.listed and (said[-1].player != self.result.winner
                                                                     or winner_held):
             self.doubts.append(said[-1].text)

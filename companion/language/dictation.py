@@ -206,6 +206,8 @@ class _Reader(Suits, Checks):
             self.want_finish = self.win_pending = False
         elif self.result.winner is not None and self.in_sentence == self.result.winner:
             pass  # «Юля вышла семёркой бубей, вышла»: said again
+        elif self.finish_said_late(k):
+            pass  # «Соня вышла, у Олега туз …, а закрылась она девяткой бубей»
         elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence, tok.played, k):
             pass  # «Аня семёркой треф вышла»
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"

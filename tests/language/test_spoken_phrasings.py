@@ -959,3 +959,14 @@ def test_tasya_is_asked_when_two_players_fit_and_lyova_is_leonid_alone() -> None
 def test_a_penalty_draw_in_digits_counts_cards_drawn() -> None:
     r = parse("соня вышла на 7 бубей денису 2 у него к и 9 у олега т у вики 10", SONYA, IGRAFAN)
     assert r.unrecognised == [] and hands(r) == {"Денис": ["9", "K"], "Олег": ["A"], "Вика": ["10"]} and r.exact
+
+
+def test_the_winners_card_said_at_the_end_with_she() -> None:
+    players = ["Олег", "Соня", "Денис", "Вика", "Максим", "Алина"]
+    r = parse("соня вышла у олега туз у дениса король у вики дама пик у макса валет у алины десятка а закрылась она "
+              "девяткой бубей", players, IGRAFAN)
+    assert r.winner == "Соня" and r.finishing_card == "9♦" and r.exact
+    # without «она» the one who went out may be Алина, named right before: asked
+    r = parse("соня вышла у олега туз у дениса король у вики дама пик у макса валет у алины десятка вышла на девятке "
+              "бубей", players, IGRAFAN)
+    assert not r.exact
