@@ -24,7 +24,11 @@ ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
-_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+# «не помню», and the like: what follows is not known (see Corrections.forgotten)
+_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "запомнил", "запомнила", "видел", "видела",
+                          "разглядел", "разглядела", "понял", "поняла", "слышал", "слышала", "расслышал",
+                          "расслышала", "sure"})
+_FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
 # «у Сони карт не осталось», «туза не было»: «не» before these says what is not held, not which card was wrong.
 _NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
                        "имеет", "держит", "лежит"})
@@ -197,13 +201,16 @@ class Corrections:
     def forgotten(self, j: int) -> None:
         """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
         words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
-        about the suit (left open)."""
+        about the suit (left open); said after a card with nothing about it («у Дениса король, не помню, у Вики …»),
+        that hand is not sure either."""
         said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
         guessing = said == ["то", "ли"]
-        if self.current is None or not said or (said[0] not in _WHAT and not guessing):
-            return
+        if self.current is None or any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]):
+            return  # nobody's hand yet; «пик или треф, не помню»: only the suit
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
-        self.unclear.append(self.current)
+        self.unclear.append(self.current)  # «у Дениса король, не помню, у Вики …»: and the rest of his hand?
+        if not said or (said[0] not in _WHAT and not guessing):
+            return
         about = _GUESSED if guessing else _ABOUT_IT
         for i in range(j + 1, len(self.toks)):
             if self.toks[i].kind not in about and not (guessing and fold(self.toks[i].text) == "ли"):
@@ -237,6 +244,9 @@ class Corrections:
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
         нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
+        if fold(tok.text) in _FORGOT:  # «у Дениса забыла что»: as «не помню что»
+            self.forgotten(k)
+            return
         before = self.before(k)
         if before is None or before.kind != "correct":
             return

@@ -970,3 +970,15 @@ def test_the_winners_card_said_at_the_end_with_she() -> None:
     r = parse("соня вышла у олега туз у дениса король у вики дама пик у макса валет у алины десятка вышла на девятке "
               "бубей", players, IGRAFAN)
     assert not r.exact
+
+
+def test_a_hand_not_remembered_said_in_other_ways_is_asked_not_given() -> None:
+    for text in ("соня вышла на тузе бубей у олега туз у дениса король не помню у вики король",
+                 "соня вышла на тузе бубей у олега туз у дениса забыла что было у вики король",
+                 "соня вышла на тузе бубей у олега туз у дениса король не видела у вики король"):
+        r = parse(text, SONYA, IGRAFAN)
+        assert r.unrecognised == [] and hands(r) == {"Олег": ["A"], "Вика": ["K"]} and not r.exact, text
+    # «пик или треф, не помню» leaves only the suit open
+    r = parse("соня вышла на тузе бубей у олега туз у дениса король пик или треф не помню у вики король", SONYA,
+              IGRAFAN)
+    assert hands(r)["Денис"] == ["K"]
