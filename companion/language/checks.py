@@ -271,7 +271,8 @@ class Checks(Counts):
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""
-        return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
+        before = self.before(k)  # «у, пиши, Бори»
+        return before is not None and fold(before.text) in _NAME_BEFORE
 
     def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
         """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are

@@ -42,7 +42,7 @@ class Counts(Corrections):
             return False
         if self.penalty_to(k, n) or self.plus_drawn(k, n):
             return True
-        nxt = self.next(k)
+        nxt = self.after(k)  # «семь, это, карт»
         if nxt is None:
             return False
         if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»

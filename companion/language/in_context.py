@@ -14,6 +14,7 @@ from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
+    HESITATIONS,
     RANK_LETTERS_ALL,
     TOKENS,
     Names,
@@ -32,9 +33,10 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     i = 0
     while i < len(words):
         kind, value = words[i]
-        if kind == "word" and (fold(value), fold(words[i + 1][1]) if i + 1 < len(words) else "") in CORRECTION_PHRASES:
-            out.append(Tok("correct", f"{value} {words[i + 1][1]}"))
-            i += 2
+        phrase = _correction_phrase(words, i)
+        if kind == "word" and phrase:  # «то есть», «то, э, есть»
+            out.append(Tok("correct", " ".join(v for _, v in words[i : i + phrase])))
+            i += phrase
             continue
         if kind == "word":
             multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
@@ -112,6 +114,16 @@ def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
             end += 1
         out[k:end] = [Tok("filler", t.text) for t in toks[k:end]]
     return out
+
+
+def _correction_phrase(words: list[tuple[str | None, str]], i: int) -> int:
+    """How many words a correction of two words at `i` takes («то есть»; «то, э, есть» with a hesitation between)."""
+    said = [fold(v) for _, v in words[i : i + 3]]
+    if len(said) >= 2 and (said[0], said[1]) in CORRECTION_PHRASES:
+        return 2
+    if len(said) == 3 and said[1] in HESITATIONS and (said[0], said[2]) in CORRECTION_PHRASES:
+        return 3
+    return 0
 
 
 _MINUS = frozenset({"минус", "minus"})

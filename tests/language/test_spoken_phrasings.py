@@ -982,3 +982,14 @@ def test_a_hand_not_remembered_said_in_other_ways_is_asked_not_given() -> None:
     r = parse("соня вышла на тузе бубей у олега туз у дениса король пик или треф не помню у вики король", SONYA,
               IGRAFAN)
     assert hands(r)["Денис"] == ["K"]
+
+
+def test_hesitations_inside_a_phrase_change_nothing() -> None:
+    """Found by the perturbations with other seeds: each was wrongly ready."""
+    r = parse("лева вышел на короле пик маринка пять взяла у нее теперь шесть короче карт шестерка семерка восьмерка "
+              "девятка валет и дама у захара две десятки", ["Лев", "Марина", "Захар"], IGRAFAN)
+    assert hands(r) == {"Марина": ["6", "7", "8", "9", "J", "Q"], "Захар": ["10", "10"]} and r.exact
+    r = parse("последней у веры э была дама пик она вышла у пиши бори туз у ани валет", TABLE, IGRAFAN)
+    assert r.winner == "Вера" and hands(r) == {"Борис": ["A"], "Анна": ["J"]} and r.exact
+    r = parse("вера вышла на девятке пик у бори король то вот есть туз червей у ани валет", TABLE, IGRAFAN)
+    assert hands(r) == {"Борис": ["A♥"], "Анна": ["J"]} and r.exact
