@@ -42,13 +42,14 @@ class Counts(Corrections):
             return False
         if self.penalty_to(k, n) or self.plus_drawn(k, n):
             return True
-        nxt = self.after(k)  # «семь, это, карт»
-        if nxt is None:
+        nxt, noun = self.next(k), self.after(k)  # «семь, это, карт»: the card noun past a hesitation
+        if nxt is None or noun is None:
             return False
         if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
             self.note_draw(n)
             return True
-        if fold(nxt.text) in CARD_NOUNS:
+        if fold(noun.text) in CARD_NOUNS:
+            nxt = noun
             if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
                 return True
             said_before = self.before(k)
