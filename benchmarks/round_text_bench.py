@@ -30,13 +30,14 @@ unrecognised words and, where the case says `ready`, the same readiness.
   out whatever its `split`, and `--show-failures` names only the ids of its
   misses, never their texts, so that scoring it does not make it tuning material.
 
-    python benchmarks/round_text_bench.py [--show-failures] [--perturb] [set.toml …]
+    python benchmarks/round_text_bench.py [--show-failures] [--perturb [--seeds=1-8]] [set.toml …]
 
 `--perturb` (dev sets only) also reads every round a ready reader must settle, said
 differently in ways that change nothing: with one or two hesitations («ну», «э»,
 «короче», …) put in at random places (three variants each, seeded), and in lower case
 without punctuation, as a phone's dictation gives it. It prints how many are still
-exact, how many are asked about, and how many are wrongly ready (listed).
+exact, how many are asked about, and how many are wrongly ready (listed). `--seeds=1-8` (or `--seeds=3,5`)
+runs the perturbations once per seed instead of with the one seed 21.
 """
 
 from __future__ import annotations
@@ -162,8 +163,8 @@ def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]
     return out
 
 
-def perturb(path: Path) -> None:
-    rng = random.Random(21)
+def perturb(path: Path, seed: int = 21) -> None:
+    rng = random.Random(seed)
     tally: dict[str, list[int]] = {}
     wrong: list[str] = []
     for case in load(path):
@@ -181,6 +182,17 @@ def perturb(path: Path) -> None:
         print(f"    wrongly ready: {line}")
 
 
+def seeds() -> list[int]:
+    """The seeds of `--perturb`: 21, or those of `--seeds=1-8` (a range) or `--seeds=3,5`."""
+    given = next((a.removeprefix("--seeds=") for a in sys.argv if a.startswith("--seeds=")), "")
+    if not given:
+        return [21]
+    if "-" in given:
+        first, last = given.split("-")
+        return list(range(int(first), int(last) + 1))
+    return [int(s) for s in given.split(",")]
+
+
 def main() -> int:
     show = "--show-failures" in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -189,7 +201,8 @@ def main() -> int:
         if path.is_file():
             score(path, show)
             if "--perturb" in sys.argv and not is_held_out(path):
-                perturb(path)
+                for seed in seeds():
+                    perturb(path, seed)
         else:
             print(f"{path.name}: not there yet")
     print(
