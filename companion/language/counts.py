@@ -24,6 +24,7 @@ _GOVERNING = frozenset({"у", "о", "об", "на", "при", "в", "во", "с"
 _DRAW_BETWEEN = frozenset({"filler", "draw", "pause"})
 _TOTAL = frozenset({"всего", "итого"})  # «у неё всего шесть: туз, король …»: the size of the hand
 _CARD_WORDS = ("rank", "card", "suit-before")
+_NUMBER_WORDS = frozenset({"пять", "шесть", "семь", "восемь", "девять", "десять"})  # not «шестёрка»: a card for sure
 _NO_CARD = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE})  # no card of the 36-card deck: «Денису 2», «пять»
 
 
@@ -33,6 +34,7 @@ class Counts(Corrections):
     sizes: list[tuple[str, int]]
     plurals: list[str]
     draws: list[tuple[str, int]]
+    numbers: list[tuple[str, int]]
 
     def counts_cards(self, tok: Tok, k: int) -> bool:
         """«три карты»: the size of the hand being said, checked once it is read; «взял две», «Свете две»: cards
@@ -184,9 +186,24 @@ class Counts(Corrections):
         suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
         return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
 
+    def numeral_first(self, tok: Tok, k: int) -> None:
+        """«у него шесть: туз, туз, десятка …»: a number word said first in a hand, before other cards, may be the
+        card six or the hand's size; checked in `ask_draws` (asked when the cards after it are as many)."""
+        n = numeral(tok)
+        nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
+        if n is None or n < 5 or self.listed or self.current is None or nxt is None or nxt.kind not in _CARD_WORDS:
+            return
+        if tok.text.isalpha() and fold(tok.text) in _NUMBER_WORDS:
+            self.numbers.append((self.current, n))
+
     def ask_draws(self) -> None:
-        """A hand said to have drawn cards but holding fewer than that: the table is asked."""
+        """A hand said to have drawn cards but holding fewer than that, or a number word said first in a hand with
+        as many cards after it («шесть: туз, туз, …» six cards, or a six and six more?): the table is asked."""
         for player, n in dict(self.draws).items():
             named = len(self.result.hands.get(player, []))
             if named < n:
+                self.result.questions.append(size_question(player, n, named))
+        for player, n in dict(self.numbers).items():
+            named = len(self.result.hands.get(player, []))
+            if named == n + 1:
                 self.result.questions.append(size_question(player, n, named))

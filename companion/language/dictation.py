@@ -83,6 +83,7 @@ class _Reader(Suits, Checks):
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
     draws: list[tuple[str, int]] = field(default_factory=list)  # «Свете две пришлось тянуть»: the hand holds them
+    numbers: list[tuple[str, int]] = field(default_factory=list)  # «у него шесть: туз, туз …»: a six, or six cards?
     together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
     play: Tok | None = None  # «скинула»: the next card said was played
     played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
@@ -229,6 +230,7 @@ class _Reader(Suits, Checks):
         counted = self.count is not None
         self.suit_before = self.count = None
         self.out_on_said(tok, k)
+        self.numeral_first(tok, k)
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)

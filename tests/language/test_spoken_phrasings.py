@@ -993,3 +993,12 @@ def test_hesitations_inside_a_phrase_change_nothing() -> None:
     assert r.winner == "Вера" and hands(r) == {"Борис": ["A"], "Анна": ["J"]} and r.exact
     r = parse("вера вышла на девятке пик у бори король то вот есть туз червей у ани валет", TABLE, IGRAFAN)
     assert hands(r) == {"Борис": ["A♥"], "Анна": ["J"]} and r.exact
+
+
+def test_a_number_word_first_in_a_hand_with_as_many_cards_after_it_is_asked() -> None:
+    players = ["Диана", "Фёдор", "Марина"]
+    r = parse("диана вышла на короле пик федя пять взял у него шесть туз туз десятка девятка восьмерка и валет "
+              "у марины король", players, IGRAFAN)
+    assert kinds(r) == ["hand-size"] and not r.exact
+    r = parse("диана вышла на девятке пик у феди шесть семь и туз у марины король", players, IGRAFAN)
+    assert hands(r) == {"Фёдор": ["6", "7", "A"], "Марина": ["K"]} and r.exact
