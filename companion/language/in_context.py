@@ -49,6 +49,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
+    out = [tok for tok in out if tok.kind != "remark"]  # «ого», «кстати», «кошмар»: as if not said
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))

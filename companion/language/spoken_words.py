@@ -91,15 +91,19 @@ FILLERS = _words(
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
     пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
     нечто полный полная очко очки очков колода прикуп стать плюс
-    кошмар ужас жесть капец прикол класс бедняга бедолага везунчик красота обидно жаль
-    давать поехать внимание готовый понять слышать видеть секунда секундочка минутка момент получаться результат
-    счет считать посчитать подсчитать друг девочка мальчик мужик господин коллега норм ок окей добро офигеть
-    обалдеть жуть беда несчастный счастливчик бедный
+    давать понять слышать видеть считать посчитать подсчитать
     забыть запамятовать запомнить разглядеть расслышать
     застрять попасть попасться зависнуть влипнуть влететь погореть пролететь залететь проиграть продуть подвиснуть
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
+)
+# Remarks and table talk («кошмар», «бедняга», «поехали», «секунду», «мужики»): not read at all (in_context.tokens
+# leaves them out), so that nothing around them changes («на даме, на, кошмар, даме червей» is a repeat still).
+_REMARK_LEMMAS = _words(
+    """кошмар ужас жесть капец прикол класс бедняга бедолага везунчик красота обидно жаль поехать внимание готовый
+    секунда секундочка минутка момент получаться результат счет друг девочка мальчик мужик господин коллега норм ок
+    окей добро офигеть обалдеть жуть беда несчастный счастливчик бедный"""
 )
 _AND = frozenset({"и", "and", "а", "плюс", "plus"})
 # Words said while thinking («ну», «э», «короче»): nothing between two words that belong together.
@@ -115,6 +119,7 @@ _WORD_KINDS: tuple[tuple[frozenset[str], str], ...] = (
 # … and the dictionary forms of a word (after the counts and card words).
 _LEMMA_KINDS: tuple[tuple[frozenset[str], str], ...] = (
     (_WIN_LEMMAS, "win"), (_DRAW_LEMMAS, "draw"), (_PLAY_LEMMAS, "play"), (FILLERS, "filler"),
+    (_REMARK_LEMMAS, "remark"),
 )
 
 RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
@@ -135,7 +140,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "play" | "or" | "speaker" | "hedge" | "unknown"
+    # | "draw" | "play" | "or" | "speaker" | "hedge" | "remark" (left out by in_context.tokens) | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -242,8 +247,10 @@ def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
-    if not a_name and (_clipped_hesitation(low, morphology) or _remark(low, morphology)):
+    if not a_name and _clipped_hesitation(low, morphology):
         return Tok("filler", word)
+    if not a_name and _remark(low, morphology):
+        return Tok("remark", word)
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
         return replace(card_word_token(word, typo), guessed=a_name)

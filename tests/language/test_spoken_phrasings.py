@@ -1002,3 +1002,10 @@ def test_a_number_word_first_in_a_hand_with_as_many_cards_after_it_is_asked() ->
     assert kinds(r) == ["hand-size"] and not r.exact
     r = parse("диана вышла на девятке пик у феди шесть семь и туз у марины король", players, IGRAFAN)
     assert hands(r) == {"Фёдор": ["6", "7", "A"], "Марина": ["K"]} and r.exact
+
+
+def test_a_remark_inside_a_repeat_changes_nothing() -> None:
+    """Found by paraphrasing the dev sets with remarks put in: this one was wrongly ready."""
+    r = parse("ну маша вышла на даме на конечно даме червей значит у вани туз и семёрка а у тёмы две восьмёрки",
+              ["Маша", "Ваня", "Тёма"], IGRAFAN)
+    assert r.finishing_card == "Q♥" and hands(r) == {"Ваня": ["7", "A"], "Тёма": ["8", "8"]} and r.exact
