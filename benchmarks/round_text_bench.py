@@ -34,7 +34,9 @@ unrecognised words and, where the case says `ready`, the same readiness.
 
 `--perturb` (dev sets only) also reads every round a ready reader must settle, said
 differently in ways that change nothing: with one or two hesitations («ну», «э»,
-«короче», …) put in at random places (three variants each, seeded), and in lower case
+«короче», …) put in at random places (three variants each, seeded); with a remark
+(«кстати», «ого», «как обычно», …) put in and a phrase said in other words («закрылся
+на» for «вышел на», «на руках у Бори» for «у Бори»; one variant each); and in lower case
 without punctuation, as a phone's dictation gives it. It prints how many are still
 exact, how many are asked about, and how many are wrongly ready (listed). `--seeds=1-8` (or `--seeds=3,5`)
 runs the perturbations once per seed instead of with the one seed 21.
@@ -146,6 +148,9 @@ def score(path: Path, show: bool) -> None:
 
 
 HESITATIONS = ("ну", "вот", "короче", "значит", "так", "это", "пиши", "ага", "э")
+REMARKS = ("кстати", "конечно", "ого", "ха", "как обычно", "секунду", "поехали", "бедняга", "прикинь", "красиво")
+SAME_MEANING = ((r"\bвышел на\b", "закрылся на"), (r"\bвышла на\b", "закрылась на"), (r"\bу (\w+) ", r"на руках у \1 "),
+                (r"\bвышел\b", "отстрелялся"), (r"\bвышла\b", "отстрелялась"))
 
 
 def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]:
@@ -157,6 +162,10 @@ def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]
         for _ in range(rng.randint(1, 2)):
             said.insert(rng.randint(0, len(said)), rng.choice(HESITATIONS))
         out.append(("hesitations", " ".join(said)))
+    pattern, same = rng.choice(SAME_MEANING)
+    said = re.sub(pattern, same, case["text"], count=1).split()
+    said.insert(rng.randint(1, len(said)), rng.choice(REMARKS))
+    out.append(("a remark, other words", " ".join(said)))
     bare = re.sub(r"[.,;:!—–]+|\s-\s", " ", case["text"]).lower()
     if bare.split() != case["text"].split():
         out.append(("lower case, no punctuation", " ".join(bare.split())))

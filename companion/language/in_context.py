@@ -10,6 +10,8 @@ nobody; a dictionary word one letter off a suit right after a rank is that suit 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.spoken_words import (
@@ -33,7 +35,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     i = 0
     while i < len(words):
         kind, value = words[i]
-        phrase = _correction_phrase(words, i)
+        phrase = _correction_phrase(words, i, lambda w: classify(w, names, morphology).kind == "remark")
         if kind == "word" and phrase:  # «то есть», «то, э, есть»
             out.append(Tok("correct", " ".join(v for _, v in words[i : i + phrase])))
             i += phrase
@@ -49,7 +51,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
-    out = [tok for tok in out if tok.kind != "remark"]  # «ого», «кстати», «кошмар»: as if not said
+    out = _without_remarks(out)
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
@@ -117,13 +119,24 @@ def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-def _correction_phrase(words: list[tuple[str | None, str]], i: int) -> int:
-    """How many words a correction of two words at `i` takes («то есть»; «то, э, есть» with a hesitation between)."""
-    said = [fold(v) for _, v in words[i : i + 3]]
-    if len(said) >= 2 and (said[0], said[1]) in CORRECTION_PHRASES:
-        return 2
-    if len(said) == 3 and said[1] in HESITATIONS and (said[0], said[2]) in CORRECTION_PHRASES:
-        return 3
+def _without_remarks(toks: list[Tok]) -> list[Tok]:
+    """«ого», «кстати», «кошмар», «как обычно»: remarks are left out, as if not said."""
+    out: list[Tok] = []
+    for k, tok in enumerate(toks):
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if tok.kind == "remark" or (fold(tok.text) == "как" and nxt is not None and nxt.kind == "remark"):
+            continue
+        out.append(tok)
+    return out
+
+
+def _correction_phrase(words: list[tuple[str | None, str]], i: int, remark: Callable[[str], bool]) -> int:
+    """How many words a correction of two words at `i` takes («то есть»; «то, э, есть», «то, прикинь, есть» with
+    hesitations or remarks between)."""
+    said = [fold(v) for _, v in words[i : i + 4]]
+    for n in range(2, len(said) + 1):  # up to two words between: «то, это, значит, есть»
+        if (said[0], said[n - 1]) in CORRECTION_PHRASES and all(w in HESITATIONS or remark(w) for w in said[1 : n - 1]):
+            return n
     return 0
 
 
