@@ -1009,3 +1009,11 @@ def test_a_remark_inside_a_repeat_changes_nothing() -> None:
     r = parse("ну маша вышла на даме на конечно даме червей значит у вани туз и семёрка а у тёмы две восьмёрки",
               ["Маша", "Ваня", "Тёма"], IGRAFAN)
     assert r.finishing_card == "Q♥" and hands(r) == {"Ваня": ["7", "A"], "Тёма": ["8", "8"]} and r.exact
+
+
+def test_remarks_inside_a_correction_change_nothing() -> None:
+    """Found by --perturb with a remark put in (seeds 1–8): each was wrongly ready."""
+    r = parse("вера вышла на тузе пик у бори было две десятки нет одна как обычно десятка у ани король", TABLE, IGRAFAN)
+    assert hands(r) == {"Борис": ["10"], "Анна": ["K"]} and r.exact
+    r = parse("вера вышла на девятке пик у бори король то прикинь есть туз червей у ани валет", TABLE, IGRAFAN)
+    assert hands(r) == {"Борис": ["A♥"], "Анна": ["J"]} and r.exact
