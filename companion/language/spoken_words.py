@@ -271,7 +271,7 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
 # how many («дважды»), together; interjections that may take back what was just said.
 _NOT_REMARKS = _words(
     "наоборот назад обратно заново сначала иначе правильно верно дважды трижды четырежды "
-    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу "
+    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу раньше вначале изначально прежде сперва "
     "ах ох эх ух ай фу опа оп опс черт елки "  # interjections that may take back the card just said
     "наверное кажется видимо вероятно похоже возможно небось авось поди"  # hedges: the card is not sure, asked
 )
