@@ -23,18 +23,23 @@ unrecognised words and, where the case says `ready`, the same readiness.
   blind once (91.7 % on 1f0c685, 0 wrongly ready), then read and tuned on: tuning material now;
 - spoken_dev8.toml: issue 21's seventh blind set (was spoken_heldout7.toml), scored
   blind once (90.0 % on a7642fa, 0 wrongly ready), then read and tuned on: tuning material now;
+- spoken_dev9.toml: issue 21's eighth blind set (was spoken_heldout8.toml), scored
+  blind once (91.7 % on 9aeae46, 0 wrongly ready), then read and tuned on: tuning material now;
 - spoken_heldout*.toml, whichever are there: blind sets written by another
   helper, never read while tuning. Every case of such a file is scored as held
   out whatever its `split`, and `--show-failures` names only the ids of its
   misses, never their texts, so that scoring it does not make it tuning material.
 
-    python benchmarks/round_text_bench.py [--show-failures] [--perturb] [set.toml …]
+    python benchmarks/round_text_bench.py [--show-failures] [--perturb [--seeds=1-8]] [set.toml …]
 
 `--perturb` (dev sets only) also reads every round a ready reader must settle, said
 differently in ways that change nothing: with one or two hesitations («ну», «э»,
-«короче», …) put in at random places (three variants each, seeded), and in lower case
+«короче», …) put in at random places (three variants each, seeded); with a remark
+(«кстати», «ого», «как обычно», …) put in and a phrase said in other words («закрылся
+на» for «вышел на», «на руках у Бори» for «у Бори»; one variant each); and in lower case
 without punctuation, as a phone's dictation gives it. It prints how many are still
-exact, how many are asked about, and how many are wrongly ready (listed).
+exact, how many are asked about, and how many are wrongly ready (listed). `--seeds=1-8` (or `--seeds=3,5`)
+runs the perturbations once per seed instead of with the one seed 21.
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ from companion.language.dictation import Slot, parse  # noqa: E402
 
 SETS = Path(__file__).parent / "round_text_eval"
 DEV_SETS = ("cases.toml", "spoken_dev.toml", "spoken_dev2.toml", "spoken_dev3.toml", "spoken_dev4.toml",
-            "spoken_dev5.toml", "spoken_dev6.toml", "spoken_dev7.toml", "spoken_dev8.toml")
+            "spoken_dev5.toml", "spoken_dev6.toml", "spoken_dev7.toml", "spoken_dev8.toml",
+            "spoken_dev9.toml")
 HELD_OUT = "spoken_heldout*.toml"  # blind sets: scored, never shown
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards
 VOICE_TAPS = 3  # the field, the keyboard's microphone, save
@@ -142,6 +148,9 @@ def score(path: Path, show: bool) -> None:
 
 
 HESITATIONS = ("ну", "вот", "короче", "значит", "так", "это", "пиши", "ага", "э")
+REMARKS = ("кстати", "конечно", "ого", "ха", "как обычно", "секунду", "поехали", "бедняга", "прикинь", "красиво")
+SAME_MEANING = ((r"\bвышел на\b", "закрылся на"), (r"\bвышла на\b", "закрылась на"), (r"\bу (\w+) ", r"на руках у \1 "),
+                (r"\bвышел\b", "отстрелялся"), (r"\bвышла\b", "отстрелялась"))
 
 
 def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]:
@@ -153,14 +162,18 @@ def perturbed(case: dict[str, Any], rng: random.Random) -> list[tuple[str, str]]
         for _ in range(rng.randint(1, 2)):
             said.insert(rng.randint(0, len(said)), rng.choice(HESITATIONS))
         out.append(("hesitations", " ".join(said)))
+    pattern, same = rng.choice(SAME_MEANING)
+    said = re.sub(pattern, same, case["text"], count=1).split()
+    said.insert(rng.randint(1, len(said)), rng.choice(REMARKS))
+    out.append(("a remark, other words", " ".join(said)))
     bare = re.sub(r"[.,;:!—–]+|\s-\s", " ", case["text"]).lower()
     if bare.split() != case["text"].split():
         out.append(("lower case, no punctuation", " ".join(bare.split())))
     return out
 
 
-def perturb(path: Path) -> None:
-    rng = random.Random(21)
+def perturb(path: Path, seed: int = 21) -> None:
+    rng = random.Random(seed)
     tally: dict[str, list[int]] = {}
     wrong: list[str] = []
     for case in load(path):
@@ -178,6 +191,17 @@ def perturb(path: Path) -> None:
         print(f"    wrongly ready: {line}")
 
 
+def seeds() -> list[int]:
+    """The seeds of `--perturb`: 21, or those of `--seeds=1-8` (a range) or `--seeds=3,5`."""
+    given = next((a.removeprefix("--seeds=") for a in sys.argv if a.startswith("--seeds=")), "")
+    if not given:
+        return [21]
+    if "-" in given:
+        first, last = given.split("-")
+        return list(range(int(first), int(last) + 1))
+    return [int(s) for s in given.split(",")]
+
+
 def main() -> int:
     show = "--show-failures" in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -186,7 +210,8 @@ def main() -> int:
         if path.is_file():
             score(path, show)
             if "--perturb" in sys.argv and not is_held_out(path):
-                perturb(path)
+                for seed in seeds():
+                    perturb(path, seed)
         else:
             print(f"{path.name}: not there yet")
     print(

@@ -11,7 +11,8 @@ of unclear reach and suit word two cards could take becomes a question.
 from __future__ import annotations
 
 from companion.core.cards import Card, Rank, Suit, fold
-from companion.language.corrections import SKIPPED, Corrections, Group
+from companion.language.corrections import SKIPPED, Group
+from companion.language.counts import Counts
 from companion.language.settle import (
     correction_question,
     guess_question,
@@ -20,7 +21,7 @@ from companion.language.settle import (
     plural_question,
     size_question,
 )
-from companion.language.spoken_words import CARD_NOUNS, HESITATIONS, Tok, numeral
+from companion.language.spoken_words import HESITATIONS, Tok
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
@@ -30,60 +31,24 @@ _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс
 _WITH = frozenset({"с", "со", "with"})
 _WITH_U = frozenset({"у"})  # «у Томки дама червей»: a hand, not the card played
 _NAME_BEFORE = frozenset({"у"})
-_DATIVE = ("у", "ю")  # «Тихону», «Юлию»: masculine datives (a feminine «Нине» is also said after «о», «на»)
+_HE_SHE = frozenset({"он", "она", "he", "she"})  # «закрылась она девяткой»: the winner, said again
 _AROUND_CARDS = frozenset(
     {"rank", "card", "count", "number", "suit-after", "suit-before", "suit-letter", "and", "pause", "filler"}
 )
 
 
-class Checks(Corrections):
+class Checks(Counts):
     """The reader's state these checks read (the fields live in dictation._Reader)."""
 
     strangers: list[Tok]
     guesses: list[tuple[str, str]]
     unplaced: list[str]
-    sizes: list[tuple[str, int]]
-    plurals: list[str]
     fixed: tuple[int, str | None, int | None] | None
     named_winner: str | None
     play: Tok | None
     together: list[str]
     played: list[tuple[Tok, Group]]
     win_pending: bool
-
-    def counts_cards(self, tok: Tok, k: int) -> bool:
-        """«три карты»: the size of the hand being said, checked once it is read; «взял две»: cards drawn from
-        the stock, nothing held."""
-        n, nxt = numeral(tok), self.next(k)
-        if n is None or nxt is None:
-            return False
-        if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
-            return True
-        if fold(nxt.text) in CARD_NOUNS:
-            if tok.kind == "count" and self.count_after(tok, k):  # «семёрок три штуки»: the count of the sevens
-                return True
-            said_before = self.before(k)
-            if said_before is not None and fold(said_before.text) in _ANOTHER | {"плюс"}:  # «и ещё одна карта»
-                self.result.unrecognised.append(f"{said_before.text} {tok.text} {nxt.text}")  # which? asked
-                return True
-            if self.current is not None:
-                self.sizes.append((self.current, n))
-            return True
-        before = self.toks[k - 1] if k > 0 else None
-        drawn = before is not None and (before.kind == "draw" or self.given_to(k - 1) and self.new_hand_after(k))
-        return drawn and nxt.kind not in ("rank", "card", "suit-before")
-
-    def new_hand_after(self, k: int) -> bool:
-        """Another hand starts right after `k` («… две, у Тиши …»): «Прохору два, вот, валета» is Прохор's hand."""
-        after = self.after(k)
-        return after is not None and (fold(after.text) in _NAME_BEFORE or after.kind == "player")
-
-    def given_to(self, k: int) -> bool:
-        """«Тихону две, у Тиши теперь …»: a name in the dative, a bare number, then another hand: cards drawn, not
-        held (a name after «у» is a genitive: «у Тиши две» counts the hand)."""
-        tok = self.toks[k]
-        said_u = k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
-        return tok.kind == "player" and fold(tok.text).endswith(_DATIVE) and not said_u
 
     def out_on_said(self, tok: Tok, k: int) -> None:
         """«Глеб на тузе червей, Уля король …»: a name, «на» and a card in the prepositional, said first in a text
@@ -99,47 +64,6 @@ class Checks(Corrections):
             return
         self.result.winner = self.named_winner = self.current
         self.want_finish = True
-
-    def drawn(self, k: int, nxt: Tok) -> bool:
-        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
-        before = self.toks[k - 1] if k > 0 else None
-        if nxt.kind == "draw":
-            return True
-        if fold(nxt.text) not in CARD_NOUNS:
-            return False
-        after = self.toks[k + 2] if k + 2 < len(self.toks) else None
-        return (before is not None and before.kind == "draw") or (after is not None and after.kind == "draw")
-
-    def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:
-        """«у Веры две десятка девятка», «три король дама валет»: a number before a rank in the nominative (two
-        tens are «две десятки») counts the cards of the hand, not that rank: checked like «три карты»."""
-        if nxt is None or nxt.kind != "rank" or nxt.genitive or nxt.plural or not nxt.text.isalpha():
-            return False
-        if not 2 <= tok.count <= 4 or tok.rank is not None and not tok.text.isalpha():
-            return False
-        if self.current is not None:
-            self.sizes.append((self.current, tok.count))
-        else:
-            self.result.unrecognised.append(tok.text)
-        return True
-
-    def count_after(self, tok: Tok, k: int) -> bool:
-        """A count said right after its cards: «дама пик одна» (the only one), «восьмёрки две», «тузов два» (a
-        plural rank said without a number); «две дамы, червовая и ещё одна» (the card of the two left without a
-        suit). Anything else («дама и ещё одна») is not read."""
-        last, before = self.last, self.before(k)
-        if last is None or last.dropped or last.finishing or before is None or last.said_at < 0:
-            return False
-        said = self.toks[last.said_at]
-        if fold(before.text) in _ANOTHER:
-            return tok.count == 1 and len(last.suits) >= 2 and last.suits.count(None) == 1
-        if before is said and said.plural and len(last.suits) == 1 and tok.count >= 2:
-            last.suits += [None] * (tok.count - 1)
-            last.words.append(tok.text)
-            self.plurals = [w for w in self.plurals if w != said.text]
-            return True
-        suit_said = before.kind in ("suit-after", "suit-before", "suit-letter")
-        return tok.count == 1 and len(last.suits) == 1 and (before is said or suit_said)
 
     def reach(self, heir: Group | None, group: Group) -> None:
         """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
@@ -200,7 +124,7 @@ class Checks(Corrections):
                 same.dropped = True
         return [g for g in hand if not g.dropped]
 
-    def went_out_on(self, player: str, last_play: bool = False) -> bool:
+    def went_out_on(self, player: str, last_play: bool = False, win_at: int | None = None) -> bool:
         """«Аня семёркой треф вышла», «Аня на семёрке вышла»: the one card said between the name and «вышла», by
         the instrumental or after «на», is the finishing card; of cards played one after another («положил шестёрку
         и накрыл девяткой, вышел») the last, the others being on the table; «Тома даму червей последней кинула»:
@@ -210,10 +134,42 @@ class Checks(Corrections):
             return False
         word, before = fold(self.toks[said[0].said_at].text), fold(self.toks[said[0].said_at - 1].text)
         if not (word.endswith(_INSTRUMENTAL) or before == "на" or (last_play and self.right_after(said[0], player))
-                or any(g is said[0] for _, g in self.played)):
+                or any(g is said[0] for _, g in self.played) or self.said_last(said[0], win_at)):
             return False
         said[0].finishing, self.result.winner, self.named_winner = True, player, player
         self.want_finish, self.current = False, None
+        return True
+
+    def said_last(self, group: Group, win_at: int | None) -> bool:
+        """«последней у Веры была дама пик, она вышла», «у Веры дама пик последняя, вышла»: the one card of the
+        player said with «последн…» in its clause, and no name after the win verb («у Бори последний туз, и вышла
+        Вера» is Вера's win)."""
+        if win_at is None:
+            return False
+        at = next((i for i in range(win_at + 1, len(self.toks)) if self.toks[i].kind not in SKIPPED), None)
+        if at is not None and self.toks[at].kind in ("player", "ambiguous", "stranger") and not self.owner_said(at):
+            return False
+        start = group.said_at
+        while start > 0 and self.toks[start - 1].kind not in ("end", "rank", "card", "win"):
+            start -= 1
+        near = self.toks[start:win_at]
+        return any(t.kind == "filler" and fold(t.text).startswith("последн") for t in near)
+
+    def finish_said_late(self, k: int) -> bool:
+        """«Соня вышла, у Олега туз …, а закрылась она девяткой бубей»: the win said again with «он», «она», once the
+        winner is known and no finishing card was said, before a card in the instrumental or after «на»: that card is
+        the one the winner went out on (with no pronoun, «у Алины десятка, вышла на девятке» may be Алина: asked)."""
+        if self.result.winner is None or any(g.finishing and not g.dropped for g in self.groups):
+            return False
+        if not {fold(t.text) for t in self.toks[max(0, k - 1) : k + 2]} & _HE_SHE:  # «у Алины десятка, вышла …»: who?
+            return False
+        at = next((i for i in range(k + 1, len(self.toks)) if self.toks[i].kind not in SKIPPED), None)
+        if at is None or self.toks[at].kind not in ("rank", "card"):
+            return False
+        word, before = fold(self.toks[at].text), fold(self.toks[at - 1].text)
+        if not (word.endswith(_INSTRUMENTAL) or before == "на"):
+            return False
+        self.want_finish, self.current, self.stranger, self.last = True, None, None, None
         return True
 
     def covered(self, said: list[Group]) -> list[Group]:
@@ -283,7 +239,11 @@ class Checks(Corrections):
         said = [t for t in self.toks[:k] if t.kind not in SKIPPED]
         if len(said) < 2 or said[-1].kind != "player" or said[-2].kind not in ("rank", "card", "suit-after"):
             return
-        if self.current == said[-1].player and not self.listed and said[-1].player != self.result.winner:
+        at = max(i for i in range(k) if self.toks[i] is said[-1])  # «…, у Сони тоже»: the winner said after «у»
+        winner_held = (said[-1].player == self.result.winner and self.owner_said(at)
+                       and any(fold(t.text) in _MORE for t in self.toks[at + 1 : k]))
+        if self.current == said[-1].player and not self.listed and (said[-1].player != self.result.winner
+                                                                    or winner_held):
             self.doubts.append(said[-1].text)
             self.unclear += [g.owner for g in self.groups[-1:] if not g.finishing]
 
@@ -311,7 +271,8 @@ class Checks(Corrections):
 
     def owner_said(self, k: int) -> bool:
         """The name at `k` follows «у»: it says whose cards come, not who went out."""
-        return k > 0 and fold(self.toks[k - 1].text) in _NAME_BEFORE
+        before = self.before(k)  # «у, пиши, Бори»
+        return before is not None and fold(before.text) in _NAME_BEFORE
 
     def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
         """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are
@@ -361,4 +322,5 @@ class Checks(Corrections):
             named = len(result.hands.get(player, []))
             if named != n:
                 result.questions.append(size_question(player, n, named))
+        self.ask_draws()
 

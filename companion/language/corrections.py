@@ -17,14 +17,23 @@ from companion.language.settle import ParsedRound
 from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 CARDS = ("rank", "card")
+CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
 SKIPPED = ("filler", "and")
 EVERY_HAND = "*"  # in `unclear`: hands mixed up, none is given
 ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
+_SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
-_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "sure"})
+# «не помню», and the like: what follows is not known (see Corrections.forgotten)
+_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "запомнил", "запомнила", "видел", "видела",
+                          "разглядел", "разглядела", "понял", "поняла", "слышал", "слышала", "расслышал",
+                          "расслышала", "sure"})
+_FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
+# «у Сони карт не осталось», «туза не было»: «не» before these says what is not held, not which card was wrong.
+_NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
+                       "имеет", "держит", "лежит"})
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
-_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker"})  # «что было, он уже сбросил»
+_ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
 _GUESSED = _ABOUT_IT | {"count", "number", "rank", "card", "suit-after", "suit-before", "suit-letter", "or", "and"}
 
@@ -123,9 +132,10 @@ class Corrections:
         after = self.next(k, SKIPPED)  # «нет, только десятка»: «только» says what is there
         said_before = before is not None and before.kind == "correct" and fold(before.text) in ABSENT
         said_after = after is not None and after.kind == "correct" and fold(after.text) in ABSENT
-        if not tok.genitive or not (said_before or said_after):
+        not_held = after is not None and after.kind == "not" and self.not_held_after(self.toks.index(after, k + 1))
+        if not tok.genitive or not (said_before or said_after or not_held):
             return False
-        if said_after and after is not None:
+        if (said_after or not_held) and after is not None:
             self.consumed.add(self.toks.index(after, k + 1))
         assert tok.rank is not None
         self.negating = False
@@ -133,6 +143,14 @@ class Corrections:
         if self.replace is not None:
             self.replace.dropped = True
         self.replace = None
+        return True
+
+    def not_held_after(self, k: int) -> bool:
+        """«не было», «не осталось» after the «не» at `k` («туза не было»: the ace is not there); both are read."""
+        nxt = self.after(k)
+        if nxt is None or fold(nxt.text) not in _NOT_HELD:
+            return False
+        self.consumed.add(self.toks.index(nxt, k + 1))
         return True
 
     def negate(self, rank: Rank, suit: Suit | None) -> None:
@@ -171,7 +189,8 @@ class Corrections:
         and then a name: hands mixed up, which of them? asked."""
         self.correction = tok.text
         nxt = self.next(k, SKIPPED)
-        if fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger"):
+        if fold(tok.text) in _SWAPPED or (
+                fold(tok.text) in _MIXED_UP and nxt is not None and nxt.kind in ("player", "ambiguous", "stranger")):
             self.doubts.append(tok.text)
             self.unclear.append(EVERY_HAND)
         if self.last is not None and not self.last.dropped:
@@ -182,13 +201,16 @@ class Corrections:
     def forgotten(self, j: int) -> None:
         """«у Кузи туз, нет, погоди, не помню, что у него»: the hand is not remembered, so not given (asked); the
         words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
-        about the suit (left open)."""
+        about the suit (left open); said after a card with nothing about it («у Дениса король, не помню, у Вики …»),
+        that hand is not sure either."""
         said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
         guessing = said == ["то", "ли"]
-        if self.current is None or not said or (said[0] not in _WHAT and not guessing):
-            return
+        if self.current is None or any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]):
+            return  # nobody's hand yet; «пик или треф, не помню»: only the suit
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
-        self.unclear.append(self.current)
+        self.unclear.append(self.current)  # «у Дениса король, не помню, у Вики …»: and the rest of his hand?
+        if not said or (said[0] not in _WHAT and not guessing):
+            return
         about = _GUESSED if guessing else _ABOUT_IT
         for i in range(j + 1, len(self.toks)):
             if self.toks[i].kind not in about and not (guessing and fold(self.toks[i].text) == "ли"):
@@ -201,6 +223,9 @@ class Corrections:
         if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
             self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
+        before = self.before(k)
+        if after is not None and fold(after.text) in _NOT_HELD and (before is None or before.kind not in CARD_SAID):
+            return  # «у Сони карт не осталось»: a hand said empty, nothing taken back («туза не было»: as before)
         nxt = self.next(k, SKIPPED)
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
             self.doubts.append(f"{tok.text} {after.text}")
@@ -219,6 +244,9 @@ class Corrections:
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
         нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
+        if fold(tok.text) in _FORGOT:  # «у Дениса забыла что»: as «не помню что»
+            self.forgotten(k)
+            return
         before = self.before(k)
         if before is None or before.kind != "correct":
             return

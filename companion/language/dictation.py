@@ -27,7 +27,7 @@ from companion.core.rules import Options
 from companion.language import morphology
 from companion.language.checks import Checks
 from companion.language.corrections import EVERY_HAND, SKIPPED, Group
-from companion.language.in_context import tokens
+from companion.language.in_context import restart_at, tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
 from companion.language.settle import (
@@ -82,6 +82,8 @@ class _Reader(Suits, Checks):
     fixed: tuple[int, str | None, int | None] | None = None  # where a correction followed several cards
     plurals: list[str] = field(default_factory=list)  # «тузы» and no number: how many? asked
     sizes: list[tuple[str, int]] = field(default_factory=list)  # «у Сони три карты»: checked, never trusted blindly
+    draws: list[tuple[str, int]] = field(default_factory=list)  # «Свете две пришлось тянуть»: the hand holds them
+    numbers: list[tuple[str, int]] = field(default_factory=list)  # «у него шесть: туз, туз …»: a six, or six cards?
     together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
     play: Tok | None = None  # «скинула»: the next card said was played
     played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
@@ -93,7 +95,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
-            "play": self.on_play,
+            "play": self.on_play, "hedge": self.on_hedge,
         }
         for k, tok in enumerate(self.toks):  # digits first, so that «две 9» sees the rank after the count
             if tok.kind == "number":
@@ -205,7 +207,9 @@ class _Reader(Suits, Checks):
             self.want_finish = self.win_pending = False
         elif self.result.winner is not None and self.in_sentence == self.result.winner:
             pass  # «Юля вышла семёркой бубей, вышла»: said again
-        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence, tok.played):
+        elif self.finish_said_late(k):
+            pass  # «Соня вышла, у Олега туз …, а закрылась она девяткой бубей»
+        elif self.in_sentence is not None and self.listed and self.went_out_on(self.in_sentence, tok.played, k):
             pass  # «Аня семёркой треф вышла»
         elif self.in_sentence is not None and not self.listed:  # «Аня вышла», "Anna went out"
             self.result.winner, self.want_finish, self.current = self.in_sentence, True, self.in_sentence
@@ -226,6 +230,7 @@ class _Reader(Suits, Checks):
         counted = self.count is not None
         self.suit_before = self.count = None
         self.out_on_said(tok, k)
+        self.numeral_first(tok, k)
         if how_many == 1 and self.absent(tok, k):  # «тузов нет»: nothing to count
             return
         open_count = self.how_many(tok, k, counted)
@@ -315,6 +320,11 @@ class _Reader(Suits, Checks):
         self.orphans = []
         self.in_sentence, self.last, self.replace, self.negating, self.retract = None, None, None, False, False
 
+    def on_hedge(self, tok: Tok, k: int) -> None:
+        """«у Вики вроде король», «и ещё что-то»: the hand being said is not sure; asked, not given."""
+        self.doubts.append(tok.text)
+        self.unclear.append(self.current)
+
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True
 
@@ -346,10 +356,6 @@ class _Reader(Suits, Checks):
             return False
         self.unclear.append(owner)
         return True
-        for pending in (self.suit_before, self.count):
-            if pending is not None:
-                self.result.unrecognised.append(pending[1])
-        self.suit_before = self.count = None
 
     # -- what was read ---------------------------------------------------------------------
 
@@ -375,7 +381,8 @@ def parse_round_text(
     """Read a round from free text; see the module docstring for what is and is not guessed."""
     options = options or Options()
     morph = morphology or NoMorphology()
-    reader = _Reader(tokens(text[:MAX_TEXT], PlayerNames(players, morph), morph), ParsedRound(players=list(players)))
+    said = tokens(text[:MAX_TEXT], PlayerNames(players, morph), morph)
+    reader = _Reader(said[restart_at(said) :], ParsedRound(players=list(players)))
     reader.read()
     reader.assemble()
     settle(reader.result, options)

@@ -10,10 +10,13 @@ nobody; a dictionary word one letter off a suit right after a rank is that suit 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
+    HESITATIONS,
     RANK_LETTERS_ALL,
     TOKENS,
     Names,
@@ -32,9 +35,10 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     i = 0
     while i < len(words):
         kind, value = words[i]
-        if kind == "word" and (fold(value), fold(words[i + 1][1]) if i + 1 < len(words) else "") in CORRECTION_PHRASES:
-            out.append(Tok("correct", f"{value} {words[i + 1][1]}"))
-            i += 2
+        phrase = _correction_phrase(words, i, lambda w: classify(w, names, morphology).kind == "remark")
+        if kind == "word" and phrase:  # «то есть», «то, э, есть»
+            out.append(Tok("correct", " ".join(v for _, v in words[i : i + phrase])))
+            i += phrase
             continue
         if kind == "word":
             multi = _multi_word_name(words, i, names)  # a player's name of several words: «Анна Мария»
@@ -47,9 +51,93 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
         else:
             out.append(symbol_token(kind, value))
         i += 1
+    out = _without_remarks(out)
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
-    return _letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))
+    out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+    return _vague_by_place(out)
+
+
+_SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
+_SOME_TAIL = frozenset({"то", "нибудь", "либо"})
+_HEDGES = frozenset({"вроде"})  # «у Вики вроде король»: not sure of the card (but «вроде всё» ends the round)
+_CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
+
+
+def _vague_by_place(toks: list[Tok]) -> list[Tok]:
+    """«и ещё что-то», «какая-то карта»: a card not named, so the hand is not known; «вроде король», «вроде бы туз»:
+    the card is not sure. Either is a hedge: that hand is asked, not given (dictation._Reader.on_hedge)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        low = fold(tok.text)
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if low in _SOME and nxt is not None and fold(nxt.text) in _SOME_TAIL:
+            out[k] = Tok("hedge", tok.text)
+            out[k + 1] = Tok("filler", nxt.text)
+        elif low in _HEDGES:
+            after = next((t for t in toks[k + 1 :] if fold(t.text) not in ("бы", "как")), None)
+            if after is not None and after.kind in _CARD_WORDS:
+                out[k] = Tok("hedge", tok.text)
+    return out
+
+
+_RESTART = frozenset({"заново", "сызнова"})  # «давай заново»: what was said before is void
+_RESTART_PHRASES = frozenset({("по", "новой"), ("по", "новому"), ("давай", "сначала"), ("начнем", "сначала"),
+                              ("начну", "сначала")})
+
+
+def restart_at(toks: list[Tok]) -> int:
+    """Where the round is said again from the start («ой, нет, давай заново: Вера вышла …», «стоп, по новой»): the
+    index of the first token after the last such word; 0 if there is none. What was said before it is void."""
+    start = 0
+    for k, tok in enumerate(toks):
+        pair = (fold(toks[k - 1].text), fold(tok.text)) if k > 0 else ("", "")
+        if fold(tok.text) in _RESTART or pair in _RESTART_PHRASES:
+            start = k + 1
+    return start
+
+
+_FOR = frozenset({"за"})
+
+
+def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
+    """«за семёрку две взяла», «за пикового короля пять штрафных»: the card after «за» is the one that made the
+    player draw, not a card held: «за» and the card carry nothing."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if fold(tok.text) not in _FOR or tok.kind not in ("unknown", "filler"):
+            continue
+        at = k + 1
+        while at < len(toks) and toks[at].kind == "suit-before":
+            at += 1
+        if at >= len(toks) or toks[at].kind not in ("rank", "card"):
+            continue
+        end = at + 1
+        while end < len(toks) and toks[end].kind in ("suit-after", "suit-letter"):
+            end += 1
+        out[k:end] = [Tok("filler", t.text) for t in toks[k:end]]
+    return out
+
+
+def _without_remarks(toks: list[Tok]) -> list[Tok]:
+    """«ого», «кстати», «кошмар», «как обычно»: remarks are left out, as if not said."""
+    out: list[Tok] = []
+    for k, tok in enumerate(toks):
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if tok.kind == "remark" or (fold(tok.text) == "как" and nxt is not None and nxt.kind == "remark"):
+            continue
+        out.append(tok)
+    return out
+
+
+def _correction_phrase(words: list[tuple[str | None, str]], i: int, remark: Callable[[str], bool]) -> int:
+    """How many words a correction of two words at `i` takes («то есть»; «то, э, есть», «то, прикинь, есть» with
+    hesitations or remarks between)."""
+    said = [fold(v) for _, v in words[i : i + 4]]
+    for n in range(2, len(said) + 1):  # up to two words between: «то, это, значит, есть»
+        if (said[0], said[n - 1]) in CORRECTION_PHRASES and all(w in HESITATIONS or remark(w) for w in said[1 : n - 1]):
+            return n
+    return 0
 
 
 _MINUS = frozenset({"минус", "minus"})
@@ -196,7 +284,8 @@ _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after"
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
-_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "тому"])
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
+                       "тому"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:

@@ -41,6 +41,10 @@ class Morphology(Protocol):
         """The dictionary forms of the word's first-name readings, each with its gender ("masc", "femn")."""
         ...
 
+    def remark(self, word: str) -> bool:
+        """Every reading an interjection, a particle or an adverb («ого», «ха», «обычно», «красиво»): a remark."""
+        ...
+
 
 class NoMorphology:
     """Without a dictionary: the vocabulary's own forms and the usual name endings only; no typo is guessed."""
@@ -65,6 +69,9 @@ class NoMorphology:
 
     def name_readings(self, word: str) -> Iterable[tuple[str, str | None]]:
         return ()
+
+    def remark(self, word: str) -> bool:
+        return False
 
 
 @lru_cache(maxsize=1)
@@ -141,6 +148,21 @@ def possessive(word: str) -> bool:
     return is_cyrillic(word) and any("Poss" in parse.tag for parse in analyzer().parse(word))
 
 
+# «ого», «же», «обычно», «красиво», «жалко»; «конечно», «кстати» (parenthetical words)
+_REMARK_POS = frozenset({"INTJ", "PRCL", "ADVB", "ADJS", "PRED", "Prnt"})
+
+
+@lru_cache(maxsize=8192)
+def remark(word: str) -> bool:
+    """A word said as a remark: every reading an interjection, a particle, an adverb, a parenthetical word, a short
+    adjective or a predicative, and one of them not an adjective («ого», «ха», «обычно», «красиво»;
+    not «должна», only a short adjective)."""
+    if not is_cyrillic(word) or not analyzer().word_is_known(word.lower()):
+        return False
+    pos = {"Prnt" if "Prnt" in parse.tag else parse.tag.POS for parse in analyzer().parse(word)}
+    return pos <= _REMARK_POS and bool(pos & {"INTJ", "PRCL", "ADVB", "Prnt"})
+
+
 class Pymorphy:
     """The dictation reader's view of this module (language/spoken_words.Morphology)."""
 
@@ -151,3 +173,4 @@ class Pymorphy:
     genitive_lemmas = staticmethod(genitive_lemmas)
     name_readings = staticmethod(name_readings)
     possessive = staticmethod(possessive)
+    remark = staticmethod(remark)

@@ -46,6 +46,28 @@ def name_groups() -> tuple[frozenset[str], ...]:
 
 
 @lru_cache(maxsize=1)
+def _table() -> dict[str, frozenset[str]]:
+    """Each full name of the table → its pet names, folded."""
+    with PET_NAMES.open("rb") as f:
+        table: dict[str, list[str]] = tomllib.load(f)["names"]
+    return {fold(full): frozenset(fold(n) for n in forms) for full, forms in table.items()}
+
+
+def _kin_forms(own: str) -> frozenset[str]:
+    """The pet names of a full name the table lacks, from the table's names it is a longer form of: Юлиана is a
+    Юлия with more letters, so «Юля», «Юлька» may be hers too (Дарина: Дарья's «Даша»; Станислава: Станислав's
+    «Слава»). The full name's stem, less its ending, must begin the name (so Марат takes nothing of Мария)."""
+    if any(own in forms or own == full for full, forms in _table().items()):
+        return frozenset()
+    kin: set[str] = set()
+    for full, forms in _table().items():
+        stem = full[:-2] if full.endswith("ья") else full[:-1] if full[-1] in "аяйь" else full
+        if len(stem) >= 3 and own.startswith(stem) and len(own) > len(full) - 1 and own != full:
+            kin |= forms
+    return frozenset(kin)
+
+
+@lru_cache(maxsize=1)
 def _all_names() -> frozenset[str]:
     return frozenset().union(*name_groups())
 
@@ -54,7 +76,8 @@ def _stem(name: str) -> str:
     return name[:-1] if len(name) > 2 and name[-1] in "аяоеыийь" else name
 
 
-_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк", "ишк")  # Полинка, Олеська, Зоечка, Иришка
+# Полинка, Олеська, Зоечка, Иришка; Генчик, Егорыч, Васюха, Нинуля
+_DIMINUTIVE = ("к", "ьк", "ечк", "очк", "еньк", "оньк", "ушк", "юшк", "ишк", "чик", "ыч", "ух", "юх", "ул", "юл")
 _PET_DIMINUTIVE = (*_DIMINUTIVE, "ик", "ок", "ун", "юн", "юш")  # of a pet name: Слав|ик, Слав|ун, Фед|юня
 
 
@@ -96,9 +119,12 @@ def _fits(pet: str, name: str, strict: bool) -> bool:
     return any(name.startswith(r) or (len(r) >= 3 and name.find(r) in (1, 2)) for r in roots)
 
 
+_BARE = frozenset({"чик", "ыч"})  # suffixes that end a nominative without an ending: Генчик, Егорыч (not «Зойк»)
+
+
 def _suffixed(rest: str, suffixes: tuple[str, ...]) -> bool:
-    return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS and (suffix == "" or rest != suffix)
-               for suffix in suffixes)
+    return any(rest.startswith(suffix) and rest[len(suffix):] in _ENDINGS
+               and (suffix == "" or rest != suffix or suffix in _BARE) for suffix in suffixes)
 
 
 _INITIAL = re.compile(r"(\S+) \w{1,2}\.?")  # «Дамир С.», «Зарина Р»: a first name and an initial
@@ -120,7 +146,7 @@ class PlayerNames:
         self.forms: dict[str, set[str]] = {}  # every name of each player → the players it can be
         for player in players:
             for own in {fold(player), _first_name(fold(player))}:
-                for group in [g for g in name_groups() if own in g] or [frozenset({own})]:
+                for group in [g for g in name_groups() if own in g] or [_kin_forms(own)]:
                     for form in group | {own}:
                         self.forms.setdefault(form, set()).add(player)
         self.multi = sorted((tuple(fold(p).split()), p) for p in players if len(p.split()) > 1)
@@ -140,8 +166,8 @@ class PlayerNames:
         own = [self.own[form] for form in candidates if form in self.own]
         if own and candidates[0] in self.own:  # «Валентина»: Валентина, or Валентин's genitive: ask
             return self._ordered(set(own))
-        if own:  # the player's own name first: «Саши» is Саша even beside Александр
-            return (own[0],)
+        if own:  # the player's own name first: «Саши» is Саша even beside Александр; «Станиславы»: whose? (after
+            return self._ordered(set(own))  # «у», the genitive says: Станислава's)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
         said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
         if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too

@@ -49,24 +49,26 @@ COUNTING_RANKS = {Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4}
 # Saying who went out: «вышла», «закрылся», «выиграл», "went out", "won".
 _WIN_LEMMAS = _words(
     "выйти выходить выход закрыться закрывать закрыть закончить кончить выиграть победить отстреляться освободиться "
-    "избавиться "
+    "избавиться отыграться доиграть "
     "уйти уходить "
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
-_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной получить")
+_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной получить вытащить тащить штраф")
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
     "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
 )
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
-CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "штуки", "штук", "штука", "штуку", "cards", "card"})
+CARD_NOUNS = frozenset({"карты", "карт", "карта", "карту", "картой", "картою", "карте", "картам", "картами", "картах",
+                        "штуки", "штук", "штука", "штуку", "штукой", "штуками", "штуках", "cards", "card"})
 _WIN_STEMS = ("вышл", "вышел", "вышед", "закрыл", "законч", "кончил", "выигр", "побед")
 # Taking back what was just said: «нет», «вернее», «ой»; «не» before a card says which one is wrong.
 _CORRECTIONS = _words(
-    "нет нету вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал перепутала "
-    "спутал спутала путаю пардон извини извините сорри no sorry oops actually wait"
+    "нет нету наоборот вернее точнее ой погоди подожди ошибся ошиблась ошибка поправка стоп отмена перепутал "
+    "перепутала спутал спутала путаю пардон извини извините сорри сорян упс тьфу поправочка точней верней отставить "
+    "неправильно неверно no sorry oops actually wait"
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
@@ -82,21 +84,43 @@ FILLERS = _words(
     потом дальше ну так вот это то эта этот была был были было будет имеет держит держал держала ничего
     ничем пусто пустой пустая ни одной короче типа значит там тут вроде э ээ эээ эм ага да лишь только
     ход игрок игрока игроку масти масть ходом нечего пустые говорю сказал сказала самое как досталось
-    досталась достался достались кроме теперь итоге помню знаю уверен уверена
+    досталась достался достались кроме теперь итоге всего помню знаю уверен уверена
     писать записать записывать отметить отмечать ставить поставить слушать смотреть итак далее общий ладно
-    хорошо блин кстати сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
-    первый опять снова наконец молодец умница красава повезти ура все итого оба обе both мы больше
+    хорошо блин сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
+    первый опять снова наконец все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
-    пожалуйста уже ребята народ вообще бы пацаны прикинуть прикинь представляешь целый целых диктовать продиктовать
-    нечто полный полная очко очки очков
+    уже вообще бы целый целых диктовать продиктовать
+    нечто полный полная очко очки очков колода прикуп стать плюс
+    давать понять слышать видеть считать посчитать подсчитать
+    забыть запамятовать запомнить разглядеть расслышать
+    застрять попасть попасться зависнуть влипнуть влететь погореть пролететь залететь проиграть продуть подвиснуть
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
     player"""
+)
+# Remarks and table talk («кошмар», «бедняга», «поехали», «секунду», «мужики»): not read at all (in_context.tokens
+# leaves them out), so that nothing around them changes («на даме, на, кошмар, даме червей» is a repeat still).
+_REMARK_LEMMAS = _words(
+    """кошмар ужас жесть капец прикол класс бедняга бедолага везунчик красота обидно жаль поехать внимание готовый
+    секунда секундочка минутка момент получаться результат счет друг девочка мальчик мужик господин коллега норм ок
+    окей добро офигеть обалдеть жуть беда несчастный счастливчик бедный кстати молодец умница красава повезти ура
+    пожалуйста ребята народ пацаны прикинуть прикинь представляешь"""
 )
 _AND = frozenset({"и", "and", "а", "плюс", "plus"})
 # Words said while thinking («ну», «э», «короче»): nothing between two words that belong together.
 HESITATIONS = _words(
     "ну э ээ эээ эм вот это короче значит так типа пиши ага там тут вроде слушай смотри блин ладно um uh er"
+)
+
+# What a word says by itself, the first set that holds it: the words as written …
+_WORD_KINDS: tuple[tuple[frozenset[str], str], ...] = (
+    (SPEAKER, "speaker"), (_CORRECTIONS, "correct"), (_NEGATIONS, "not"), (OR, "or"), (_AND & FILLERS, "and"),
+    (FILLERS, "filler"),
+)
+# … and the dictionary forms of a word (after the counts and card words).
+_LEMMA_KINDS: tuple[tuple[frozenset[str], str], ...] = (
+    (_WIN_LEMMAS, "win"), (_DRAW_LEMMAS, "draw"), (_PLAY_LEMMAS, "play"), (FILLERS, "filler"),
+    (_REMARK_LEMMAS, "remark"),
 )
 
 RANK_LETTERS_ALL = {**RANK_LETTERS[EN], **RANK_LETTERS[RU]}
@@ -117,7 +141,7 @@ TYPO_MIN_LENGTH = 3  # «тус»; below 5 letters the first letter must be righ
 class Tok:
     # "player" | "ambiguous" | "stranger" | "rank" | "card" | "suit-after" | "suit-before" | "suit-letter"
     # | "count" | "number" | "win" | "correct" | "not" | "unknown-suit" | "end" | "pause" | "and" | "filler"
-    # | "draw" | "play" | "or" | "speaker" | "unknown"
+    # | "draw" | "play" | "or" | "speaker" | "hedge" | "remark" (left out by in_context.tokens) | "unknown"
     kind: str
     text: str
     player: str | None = None
@@ -167,6 +191,11 @@ def card_word_token(word: str, known: CardWord) -> Tok:
                plural=known.adjective and known.plural)
 
 
+def _kind_of(low: str, table: tuple[tuple[frozenset[str], str], ...]) -> str | None:
+    """The kind of the first word set of `table` that holds `low`."""
+    return next((kind for words, kind in table if low in words), None)
+
+
 def _form_token(word: str, form: str) -> Tok | None:
     """What one form of a word (as written, or a dictionary form of it) says, if anything."""
     if form in COUNTS:
@@ -174,28 +203,14 @@ def _form_token(word: str, form: str) -> Tok | None:
     known = card_word(form)
     if known is not None:
         return card_word_token(word, known)
-    if form in _WIN_LEMMAS:
-        return Tok("win", word)
-    if form in _DRAW_LEMMAS:
-        return Tok("draw", word)
-    if form in _PLAY_LEMMAS:
-        return Tok("play", word)
-    if form in FILLERS:
-        return Tok("filler", word)
-    return None
+    kind = _kind_of(form, _LEMMA_KINDS)
+    return Tok(kind, word) if kind is not None else None
 
 
 def _small_word(word: str, low: str) -> Tok | None:
-    if low in SPEAKER:
-        return Tok("speaker", word)
-    if low in _CORRECTIONS:
-        return Tok("correct", word)
-    if low in _NEGATIONS:
-        return Tok("not", word)
-    if low in OR:
-        return Tok("or", word)
-    if low in FILLERS:
-        return Tok("and" if low in _AND else "filler", word)
+    kind = _kind_of(low, _WORD_KINDS)
+    if kind is not None:
+        return Tok(kind, word)
     if len(low) <= 3 and not (low in ("as", "ad") and not word.isupper()):
         card = read_notation(word)
         if card is not None:  # written cards: Дч, Кп, QH, Тб
@@ -235,6 +250,8 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     if not a_name and _clipped_hesitation(low, morphology):
         return Tok("filler", word)
+    if not a_name and _remark(low, morphology):
+        return Tok("remark", word)
     typo = None if morphology.common_word(low) else card_word_typo(low)
     if typo is not None:  # «кароль»; but «Пети» is also a name: after «у» it is read as one
         return replace(card_word_token(word, typo), guessed=a_name)
@@ -248,6 +265,22 @@ def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     if a_name:
         return Tok("stranger", word)
     return Tok("unknown", word)
+
+
+# Adverbs that say something of the round, never remarks: who had what the other way round, taken back, again,
+# how many («дважды»), together; interjections that may take back what was just said.
+_NOT_REMARKS = _words(
+    "наоборот назад обратно заново сначала иначе правильно верно дважды трижды четырежды "
+    "вдвоем втроем вчетвером поровну пополам вместе отдельно сверху снизу раньше вначале изначально прежде сперва "
+    "ах ох эх ух ай фу опа оп опс черт елки "  # interjections that may take back the card just said
+    "наверное кажется видимо вероятно похоже возможно небось авось поди"  # hedges: the card is not sure, asked
+)
+
+
+def _remark(low: str, morphology: Morphology) -> bool:
+    """«ого», «ха», «как обычно», «красиво»: an interjection, a particle or an adverb said in passing (the adverbs
+    that say something of the round aside) carries nothing."""
+    return low not in _NOT_REMARKS and morphology.remark(low)
 
 
 def _clipped_hesitation(low: str, morphology: Morphology) -> bool:
@@ -305,6 +338,8 @@ def numeral(tok: Tok) -> int | None:
     """How many a number word or digits say («три», "3", «пять»), if the token is one."""
     if tok.kind in ("count", "number"):
         return tok.count or None
+    if tok.kind == "rank" and tok.text.isdigit():  # «Денису 2»: digits read as a rank
+        return int(tok.text)
     known = card_word(fold(tok.text)) if tok.kind == "rank" else None
     if known is not None and known.numeral and tok.rank is not None and tok.rank.value.isdigit():
         return int(tok.rank.value)
