@@ -13,7 +13,13 @@ For 10, 100 and 300 rounds at the largest table a rule set allows:
 
 Run: python benchmarks/pdf_bench.py [--repeat 3] [--runs 3] [--sizes 10,100,300]
      python benchmarks/pdf_bench.py --calls    # Python function calls of one render per side: a steady measure
+     python benchmarks/pdf_bench.py --instructions [--sizes 10]  # instructions of one render per side (callgrind)
      python benchmarks/pdf_bench.py --depths   # why a render gets room on the stack (companion.pdf.with_stack_room)
+
+`--instructions`: each side's render (the app's whole request, cache emptied; the reference's WeasyPrint
+render) counted by valgrind's callgrind in a process of its own, after two warm renders: the same count to
+about ±0.5 % from run to run on a loaded machine, where CPU time varies by ±15 %. Needs valgrind, its
+headers (callgrind.h) and a C compiler: a two-function library marks the render for callgrind.
 
 `--depths`: the same 10-round sheet's HTML rendered (WeasyPrint only) when entered at
 several depths of the caller's stack, as it is (`pdf.pdf_bytes`) and with room on the
@@ -163,7 +169,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,100,300", help="series lengths, in rounds")
     parser.add_argument("--calls", action="store_true",
                         help="Python function calls of one render per side (steady on a loaded machine)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instructions of one render per side, counted by callgrind (steady on a loaded machine)")
+    parser.add_argument("--count-one", nargs=3, metavar=("SIDE", "ROUNDS", "LIBRARY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.instructions:
+        instructions([int(n) for n in args.sizes.split(",")])
+        return
 
     from companion.ops.pdf import html_to_pdf
 
@@ -183,6 +195,11 @@ def main() -> None:
         html_to_pdf("<p>101</p>", static)  # WeasyPrint imported and warm
         if args.depths:
             depths(client, static, build_series(client, ruleset, players, options, 10), args.repeat)
+            return
+        if args.count_one:
+            side, rounds, library = args.count_one
+            count_one(client, renderer, fair_static, build_series(client, ruleset, players, options, int(rounds)),
+                      side, library)
             return
         series = {n: build_series(client, ruleset, players, options, n) for n in sizes}
         if args.calls:
@@ -295,6 +312,61 @@ def calls(client: Any, renderer: Any, fair_static: str, series: dict[int, dict[s
         app_calls = counted(app_pdf)
         fair_calls = counted(lambda fair=fair: html_to_pdf(fair, fair_static, FAIR_CSS_NAME))
         print(f"| {n} | {app_calls:,} | {fair_calls:,} | {app_calls / fair_calls:.2f}× |")
+
+
+MARKS_C = """#include <valgrind/callgrind.h>
+void start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; CALLGRIND_TOGGLE_COLLECT; }
+void stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS; CALLGRIND_STOP_INSTRUMENTATION; }
+"""
+
+
+def instructions(sizes: list[int]) -> None:
+    """Instructions of one render per side and size: this script again under callgrind (`count_one`)."""
+    import subprocess
+
+    print("| rounds | app PDF instructions | fair reference instructions | ratio |")
+    print("|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        library = f"{folder}/marks.so"
+        Path(f"{folder}/marks.c").write_text(MARKS_C)
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", library, f"{folder}/marks.c"], check=True)
+        for n in sizes:
+            counts = {}
+            for side in ("app", "fair"):
+                out = f"{folder}/{side}-{n}"
+                valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+                            f"--callgrind-out-file={out}.%p"]
+                subprocess.run([*valgrind, sys.executable, __file__, "--count-one", side, str(n), library],
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                dump = next(Path(folder).glob(f"{side}-{n}.*.1"))  # the first dump: the marked render
+                counts[side] = int(next(line for line in dump.read_text().splitlines()
+                                        if line.startswith("totals:")).split()[1])
+            print(f"| {n} | {counts['app'] / 1e6:,.1f} M | {counts['fair'] / 1e6:,.1f} M "
+                  f"| {counts['app'] / counts['fair']:.3f}× |")
+
+
+def count_one(client: Any, renderer: Any, fair_static: str, created: dict[str, Any], side: str, library: str) -> None:
+    """One render of `side` between the marks of `library` (run under callgrind by `instructions`)."""
+    import ctypes
+
+    from companion.ops.pdf import html_to_pdf
+
+    url, fair = f"/series/{created['id']}/scoresheet.pdf", fair_html(client, created["id"])
+
+    def app_pdf() -> None:
+        renderer.cache.clear()
+        assert client.get(url, headers={"Accept-Language": "ru"}).status_code == 200
+
+    def fair_pdf() -> None:
+        html_to_pdf(fair, fair_static, FAIR_CSS_NAME)
+
+    render = app_pdf if side == "app" else fair_pdf
+    render()
+    render()  # warm: the stylesheet parsed, the fonts loaded, the QR code kept
+    marks = ctypes.CDLL(library)
+    marks.start()
+    render()
+    marks.stop()
 
 
 def extras(client: Any, renderer: Any, static: str, fair_static: str, created: dict[str, Any], rounds: int) -> str:

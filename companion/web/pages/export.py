@@ -45,6 +45,8 @@ bp.record_once(lambda state: pdf.init_app(state.app))
 
 # Above this many players the columns do not fit an A4 page upright: the sheet turns to landscape.
 PORTRAIT_MAX_PLAYERS = 5
+# The chart's width on the page (static/scoresheet.css: A4 less the 12 mm margins, `.chart` 52 % of it).
+CHART_MM = {False: (210 - 24) * 0.52, True: (297 - 24) * 0.52}
 
 
 NBSP = "\u00a0"
@@ -124,7 +126,25 @@ def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
         start = tick["x"] - len(number) * digit / 2
         xs += [f"{start + i * digit:.1f}" for i in range(len(number))]
         digits.append(number)
-    return {**chart, "ticks": ticks, "axis": {"x": " ".join(xs), "text": "".join(digits)}}
+    return {**chart, "ticks": ticks, "axis": {"x": " ".join(xs), "text": "".join(digits)}, "label_in_html": True}
+
+
+LABEL_SIZE = 10  # the loss line's label, in the chart's units (templates/_chart.html)
+LABEL_X, LABEL_ABOVE = 4, 4  # its start from the chart's left edge, its baseline above the loss line (chart units)
+BASELINE_EM = (1901 - ((1901 + 483) - 2048) / 2) / 2048  # the baseline under a line box of line-height 1 (DejaVu Sans)
+
+
+def print_loss_label(chart: dict[str, Any], chart_mm: float) -> dict[str, str]:
+    """The chart's loss label as HTML text over the image, where the chart's own label stood.
+
+    WeasyPrint lays out an SVG text letter by letter (its 21 letters cost about 2 % of a 10-round sheet);
+    as a line of HTML it is one text. `chart_mm` is the chart's width on the page: the label keeps the size
+    it had in the chart (LABEL_SIZE units). Its place is a share of the chart's width (the image keeps its
+    proportions), so it stays on the line in either orientation."""
+    unit_pt = chart_mm / chart["width"] * 72 / 25.4
+    top = chart["loss_y"] - LABEL_ABOVE - BASELINE_EM * LABEL_SIZE
+    return {"text": chart["loss_label"], "size": f"{LABEL_SIZE * unit_pt:.2f}pt",
+            "left": f"{LABEL_X / chart['width'] * 100:.2f}%", "top": f"{max(top, 0) / chart['width'] * 100:.2f}%"}
 
 
 def chart_src(chart: dict[str, Any]) -> str:
@@ -146,6 +166,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
     created = datetime.fromisoformat(series.row.created_at)
     view = series_view(series)
     names = [p.name for p in view.players]
+    landscape = len(names) > PORTRAIT_MAX_PLAYERS
     footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
     return {
         "view": view,
@@ -154,7 +175,8 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "next_starter": series.standings.next_starter,
         "corrections": corrections(series),
         "rules_lines": series_rules_lines(series),
-        "landscape": len(names) > PORTRAIT_MAX_PLAYERS,
+        "landscape": landscape,
+        "loss_label": print_loss_label(view.chart, CHART_MM[landscape]) if view.rounds else None,
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
         "qr_src": pdf.data_uri("image/png", qr_png(view_url)),

@@ -264,7 +264,8 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     from companion import ROOT
 
     chart = embedded(html, "image/svg+xml").decode()
-    assert chart.count("<text") == 2 and 'class="ticks"' in chart  # the loss line's label, the round numbers
+    assert chart.count("<text") == 1 and 'class="ticks"' in chart  # the round numbers; the loss label is HTML:
+    assert '<span class="loss" style="left: 1.18%;' in html and ">loss: over 1000</span>" in html
     from companion.web.present.series_view import PALETTE
 
     sheet_css = (ROOT / "static" / export.SHEET_CSS).read_text()
@@ -361,3 +362,17 @@ def test_the_pdf_qr_code_is_a_grey_png_of_the_same_modules() -> None:
     modules = [0 if dark else 255 for row in segno.make(url, error="m").matrix_iter(scale=1, border=4) for dark in row]
     assert grey.mode == "L" and grey.size == segno.make(url, error="m").symbol_size(scale=1, border=4)
     assert list(grey.tobytes()) == modules
+
+
+def test_the_pdf_chart_loss_label_stands_where_the_chart_put_it_in_either_orientation() -> None:
+    from companion.web.pages import export
+
+    chart = {"width": 340, "height": 150, "loss_y": 15.1, "loss_label": "loss: over 1000"}
+    for landscape, chart_mm in export.CHART_MM.items():
+        label = export.print_loss_label(chart, chart_mm)
+        size_mm = float(label["size"].removesuffix("pt")) * 25.4 / 72
+        unit_mm = chart_mm / chart["width"]
+        assert abs(size_mm - export.LABEL_SIZE * unit_mm) < 0.01, landscape  # as large as it was in the chart
+        baseline_mm = float(label["top"].removesuffix("%")) / 100 * chart_mm + export.BASELINE_EM * size_mm
+        assert abs(baseline_mm - (chart["loss_y"] - export.LABEL_ABOVE) * unit_mm) < 0.05, landscape  # above the line
+        assert label["left"] == "1.18%" and label["text"] == "loss: over 1000"
