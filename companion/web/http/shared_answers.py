@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
+import threading
 from collections.abc import Hashable
 from pathlib import Path
 
@@ -64,17 +64,16 @@ class SharedAnswers:
         """Keep `answer` in `slot`; a folder that cannot be written (disk full, removed) only means later renders."""
         status, headers, body = answer
         head = json.dumps([etag, status, headers], ensure_ascii=False).encode()
+        # one temporary name per thread (a thread writes one answer at a time); a leftover of a crash is overwritten
+        temporary = self.folder / f".answer-{os.getpid()}-{threading.get_ident()}"
         try:
-            with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".answer-", delete=False) as out:
-                try:
-                    out.write(head + b"\n" + body)
-                except OSError:
-                    os.remove(out.name)
-                    raise
-            os.replace(out.name, self.path(slot))
+            with open(temporary, "wb") as out:
+                out.write(head + b"\n" + body)
+            os.replace(temporary, self.path(slot))
             self.kept += 1
         except OSError:
-            return
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
 
 
 def init_app(app: Flask) -> SharedAnswers | None:
