@@ -44,10 +44,32 @@ def standings_validator(row: SeriesRow, req: Request = request) -> Validator:
     return Validator(etag, weak=True, headers=SERIES_HEADERS)
 
 
+# Stored rows the idle-poll path has read, by what its validator reads of them (see `idle_poll`)
+_POLLED_ROWS: dict[tuple[str, int, int, str], SeriesRow] = {}
+POLLED_ROWS_SIZE = 8192
+
+
 def idle_poll(db: sqlite_utils.Database, series_id: str, req: Request) -> Validator | None:
-    """`standings_validator` of a stored series (None: no such series), for the idle-poll path (`fast_poll`)."""
-    row = load_series(db, series_id, with_rounds=False)
-    return None if row is None else standings_validator(row, req)
+    """`standings_validator` of a stored series (None: no such series), for the idle-poll path (`fast_poll`).
+
+    The validator reads three columns of the row (version and marks: the stamp; the edit token's hash: the
+    rights), so those are read first, by one plain query; the whole row is loaded only when one of them
+    changed since this process last saw it (a save, a confirmation, a new edit link)."""
+    found = db.conn.execute("select version, marks, edit_token_hash from series where id = ?",
+                            [series_id]).fetchone()
+    if found is None:
+        return None
+    key = (series_id, int(found[0]), int(found[1] or 0), str(found[2]))
+    row = _POLLED_ROWS.get(key)
+    if row is None:
+        row = load_series(db, series_id, with_rounds=False)
+        if row is None:
+            return None
+        if (row.id, row.version, row.marks, row.edit_token_hash) == key:  # not written in between
+            if len(_POLLED_ROWS) >= POLLED_ROWS_SIZE:
+                _POLLED_ROWS.clear()
+            _POLLED_ROWS[key] = row
+    return standings_validator(row, req)
 
 
 def shared_slot(series_id: str, validator: Validator, req: Request) -> tuple[str, ...] | None:
