@@ -15,7 +15,10 @@ and answers exactly those polls:
 - the 304 carries what Flask's 304 carries: the validator's ETag and headers, the security
   headers (`security.add_secure_headers`) and the same request-log line (`security.log_answer`).
 
-Anything else — a stale ETag, an unknown series, an error — goes to Flask unchanged.
+A stale ETag on a view listed in `web.shared_slots()` (a reader's standings fragment after a save) is
+answered from the 200 Flask made for the same slot and ETag, in this process or another
+(`shared_answers`), or goes to Flask, whose answer is then kept for the table's other phones.
+Anything else — an unknown series, an answer that differs per phone, an error — goes to Flask unchanged.
 """
 
 from __future__ import annotations
