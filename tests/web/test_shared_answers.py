@@ -164,6 +164,11 @@ def test_a_new_start_forgets_the_kept_answers(tmp_path: Any, caplog: pytest.LogC
     assert len(list(folder.iterdir())) == 1
     build(tmp_path)  # the server started again (a restored database may repeat a version number)
     assert list(folder.iterdir()) == []
+    # ... or a `companion` command built the app beside a running server: its next answers are kept again
+    folder.rmdir()
+    save(app.test_client(), made, 2)
+    answer(app, client, url, caplog, {**HX, "If-None-Match": held})
+    assert len(list(folder.iterdir())) == 1 and layer(app).answers.kept == 2
 
 
 def test_a_database_in_memory_keeps_nothing(tmp_path: Any) -> None:

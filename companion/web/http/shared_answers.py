@@ -66,14 +66,20 @@ class SharedAnswers:
         head = json.dumps([etag, status, headers], ensure_ascii=False).encode()
         # one temporary name per thread (a thread writes one answer at a time); a leftover of a crash is overwritten
         temporary = self.folder / f".answer-{os.getpid()}-{threading.get_ident()}"
-        try:
-            with open(temporary, "wb") as out:
-                out.write(head + b"\n" + body)
-            os.replace(temporary, self.path(slot))
-            self.kept += 1
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.remove(temporary)
+        for _attempt in range(2):
+            try:
+                with open(temporary, "wb") as out:
+                    out.write(head + b"\n" + body)
+                os.replace(temporary, self.path(slot))
+                self.kept += 1
+                return
+            except FileNotFoundError:  # the folder was emptied by another start (a `companion` command): again
+                with contextlib.suppress(OSError):
+                    self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                break
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
 
 
 def init_app(app: Flask) -> SharedAnswers | None:
