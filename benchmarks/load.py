@@ -100,8 +100,9 @@ def prepare(instance: str, tables: int) -> None:
 
 
 def start_server(instance: str, port: int, workers: int | None, threads: int, log: bool = False,
-                 server: str | None = None) -> subprocess.Popen[bytes]:
-    """`companion serve` on 127.0.0.1 (`server`: granian, gthread, waitress; None: the default command's)."""
+                 server: str | None = None, floor: str | None = None) -> subprocess.Popen[bytes]:
+    """`companion serve` on 127.0.0.1 (`server`: granian, gthread, waitress; None: the default command's), or
+    with `floor` (wsgi, rsgi) the trivial app of `poll_floor.py` under granian."""
     config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
@@ -124,6 +125,9 @@ def start_server(instance: str, port: int, workers: int | None, threads: int, lo
         *(["--workers", str(workers)] if workers else []),
         *(["--server", server] if server else []),
     ]
+    if floor:
+        command = [sys.executable, str(ROOT / "benchmarks" / "poll_floor.py"), "--interface", floor,
+                   "--port", str(port), "--workers", str(workers or os.cpu_count() or 1), "--threads", str(threads)]
     server = subprocess.Popen(
         command,
         cwd=ROOT,
@@ -197,9 +201,9 @@ def run(args: argparse.Namespace) -> int:
             shutil.copy(Path(instance) / name, prepared / name)
     tables = json.loads((Path(instance) / "tables.json").read_text())
     port = free_port()
-    server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server)
+    server = start_server(instance, port, args.workers, args.threads, args.server_log, args.server, args.floor)
     processes = args.workers or os.cpu_count()
-    kind = {
+    kind = f"the floor: poll_floor.py's trivial {args.floor} app under granian" if args.floor else {
         None: f"companion serve's default (granian on Linux), {processes} process(es) × {args.threads} threads",
         "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",
         "waitress": f"waitress, {processes} process(es) × {args.threads} threads",
@@ -592,6 +596,8 @@ def main() -> int:
                         help="the editor is a fourth phone per table that only saves (no polls)")
     parser.add_argument("--seats", action="store_true",
                         help="every table plays with seats: three seat phones and the scorekeeper (issue 22)")
+    parser.add_argument("--floor", choices=["wsgi", "rsgi"],
+                        help="serve a trivial app under granian instead (benchmarks/poll_floor.py): the floor")
     parser.add_argument("--by-kind", action="store_true", help="print p50/p95/p99 of every request kind per step")
     parser.add_argument("--server-log", action="store_true", help="log every request's server-side time too")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="profile the request mix in-process instead")

@@ -81,7 +81,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     web.init_app(app)
     hardening.init_app(app)  # request JSON: depth, surrogates, huge numbers refused with a clear 400
-    fast_poll.init_app(app, web.idle_polls())  # idle polls' 304s before Flask; inside ProxyFix (security)
+    # idle polls' 304s, and changed fragments kept for every process, before Flask; inside ProxyFix (security)
+    fast_poll.init_app(app, web.idle_polls(), web.shared_slots())
     security.init_app(app)  # after the views: rate limits are put on them by URL
     return app
 

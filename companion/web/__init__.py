@@ -69,6 +69,14 @@ def idle_polls() -> dict[str, Any]:
     return {"series.show": series.idle_poll, "seats_api.get_draft": seats_api.idle_draft_poll}
 
 
+def shared_slots() -> dict[str, Any]:
+    """The views whose 200 answers the idle-poll layer keeps for every process (`web.http.shared_answers`), by
+    endpoint, each with the function that names a request's slot (None: not shared)."""
+    from companion.web.pages import series
+
+    return {"series.show": series.shared_slot}
+
+
 def named_limits() -> dict[str, Any]:
     """Defaults and limits the templates show, named once where they are decided."""
     from companion.core.rules import DEFAULT_RULESET

@@ -213,3 +213,25 @@ def test_polls_stay_unlimited_and_a_limit_on_every_view_turns_the_layer_off(tmp_
     held = etag_of(client, url, headers=HX)
     statuses = [client.get(url, headers={**HX, "If-None-Match": held}).status_code for _ in range(3)]
     assert statuses == [304, 304, 429] and layer(everywhere).answered == 0
+
+
+def test_the_validator_follows_every_column_it_reads(app: Flask, client: FlaskClient, made: dict[str, Any],
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    """The idle-poll path reads version, marks and the edit token's hash by one query and keeps the row it
+    loaded for them (`series.idle_poll`): a change of any of the three is seen at the next poll."""
+    from companion.storage.database import connection, hash_token
+
+    url = f"/series/{made['id']}"
+    client.set_cookie(f"e_{made['id']}", made["edit_token"], path=url)
+    held = etag_of(client, url, headers=HX)
+    answered, (status, _, _) = both(app, client, "GET", url, caplog, headers={**HX, "If-None-Match": held})
+    assert (answered, status) == (True, 304)
+    db = connection(app)
+    for change in ("marks = marks + 1", f"edit_token_hash = '{hash_token('another')}'", "version = version + 1"):
+        with db.conn:
+            db.conn.execute(f"update series set {change} where id = ?", [made["id"]])  # noqa: S608
+        answered, (status, _, _) = both(app, client, "GET", url, caplog, headers={**HX, "If-None-Match": held})
+        assert (answered, status) == (False, 200), change
+        held = etag_of(client, url, headers=HX)
+        answered, (status, _, _) = both(app, client, "GET", url, caplog, headers={**HX, "If-None-Match": held})
+        assert (answered, status) == (True, 304), change

@@ -17,6 +17,11 @@ class Validator:
     weak: bool = False
     headers: Mapping[str, str] = field(default_factory=dict)
 
+    @property
+    def quoted(self) -> str:
+        """The ETag header's value, as `finish` sets it."""
+        return f'W/"{self.etag}"' if self.weak else f'"{self.etag}"'
+
     def held_by(self, req: Request = request) -> bool:
         """The client already holds this answer (its If-None-Match names the ETag)."""
         held = req.if_none_match

@@ -15,17 +15,20 @@ and answers exactly those polls:
 - the 304 carries what Flask's 304 carries: the validator's ETag and headers, the security
   headers (`security.add_secure_headers`) and the same request-log line (`security.log_answer`).
 
-Anything else — a stale ETag, an unknown series, an error — goes to Flask unchanged.
+A stale ETag on a view listed in `web.shared_slots()` (a reader's standings fragment after a save) is
+answered from the 200 Flask made for the same slot and ETag, in this process or another
+(`shared_answers`), or goes to Flask, whose answer is then kept for the table's other phones.
+Anything else — an unknown series, an answer that differs per phone, an error — goes to Flask unchanged.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 from flask import Flask, Request
@@ -34,6 +37,7 @@ from werkzeug.wsgi import get_host
 
 from companion.ops import security
 from companion.storage.database import connection
+from companion.web.http import shared_answers
 from companion.web.http.conditional import Validator
 
 if TYPE_CHECKING:
@@ -41,6 +45,8 @@ if TYPE_CHECKING:
 
 # A view's validator from the stored data: (database, series id of the URL, request) → None for no such series
 IdlePoll = Callable[[sqlite_utils.Database, str, Request], Validator | None]
+# Where a view's 200 answer is kept for every process: (series id of the URL, validator, request) → slot or None
+SharedSlot = Callable[[str, Validator, Request], Hashable | None]
 
 
 @dataclass(frozen=True)
@@ -58,14 +64,19 @@ def rule_pattern(rule: str) -> re.Pattern[str]:
 
 
 class FastPoll:
-    """The WSGI app in front of `app.wsgi_app`; `answered` counts the polls it answered itself (for tests and
-    benchmarks; not locked, so under threads it may miss a count)."""
+    """The WSGI app in front of `app.wsgi_app`; `answered` counts the polls it answered itself with a 304,
+    `replayed` those it answered with a kept 200 (for tests and benchmarks; not locked, so under threads they
+    may miss a count)."""
 
-    def __init__(self, app: Flask, polls: Mapping[str, IdlePoll]) -> None:
+    def __init__(self, app: Flask, polls: Mapping[str, IdlePoll], shared: Mapping[str, SharedSlot] | None = None,
+                 ) -> None:
         self.app = app
         self.inner: WSGIApplication = app.wsgi_app
         self.polls = dict(polls)
+        self.shared_slots = dict(shared or {})
+        self.answers = shared_answers.init_app(app) if self.shared_slots else None
         self.answered = 0
+        self.replayed = 0
 
     @cached_property
     def routes(self) -> list[Route]:
@@ -80,15 +91,22 @@ class FastPoll:
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ and not environ.get(
                 "QUERY_STRING") and self.app.config.get("FAST_POLL", True):
-            answer = self.not_modified(environ)
-            if answer is not None:
-                start_response(*answer)
-                return []
+            started = time.perf_counter()
+            polled = self.poll(environ)
+            if polled is not None:
+                route, series_id, req, validator = polled
+                if validator.held_by(req):
+                    status, headers = finished_304(route.endpoint, validator.etag, validator.weak,
+                                                   tuple(validator.headers.items()))
+                    security.log_answer(req, 304, started)
+                    self.answered += 1
+                    start_response(status, list(headers))
+                    return []
+                return self.shared(route, series_id, req, validator, started, environ, start_response)
         return self.inner(environ, start_response)
 
-    def not_modified(self, environ: WSGIEnvironment) -> tuple[str, list[tuple[str, str]]] | None:
-        """The status line and headers of the 304 for an idle poll, or None to let Flask answer."""
-        started = time.perf_counter()
+    def poll(self, environ: WSGIEnvironment) -> tuple[Route, str, Request, Validator] | None:
+        """The route, series id, request and current validator of a poll the layer may answer, or None."""
         path = environ.get("PATH_INFO", "")
         route, found = next(((r, m) for r in self.routes if (m := r.path.fullmatch(path))), (None, None))
         if route is None or found is None or self.app.config.get("SERVER_NAME"):
@@ -104,13 +122,42 @@ class FastPoll:
             validator = route.poll(connection(self.app), found["series_id"], req)
         except Exception:  # noqa: BLE001  # a storage or data error: Flask answers it its own way
             return None
-        if validator is None or not validator.held_by(req):
+        if validator is None:
             return None
-        status, headers = finished_304(route.endpoint, validator.etag, validator.weak,
-                                       tuple(validator.headers.items()))
-        security.log_answer(req, 304, started)
-        self.answered += 1
-        return status, list(headers)
+        return route, found["series_id"], req, validator
+
+    def shared(self, route: Route, series_id: str, req: Request, validator: Validator, started: float,
+               environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """A poll whose answer changed: the 200 another process (or this one) already made for the same slot
+        and ETag (`shared_answers`), or Flask's, kept for the next phones when it may be shared."""
+        slotted = self.shared_slots.get(route.endpoint)
+        slot = slotted(series_id, validator, req) if slotted is not None and self.answers is not None else None
+        if slot is None or self.answers is None:
+            return self.inner(environ, start_response)
+        kept = self.answers.get(slot, validator.etag)
+        if kept is not None:
+            status, headers, body = kept
+            start_response(status, headers)
+            security.log_answer(req, int(status.split(" ", 1)[0]), started)
+            self.replayed += 1
+            return [body]
+        made: list[Any] = []
+
+        def keeping(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            made[:] = [status, list(headers)]
+            return start_response(status, headers, exc_info)
+
+        answer = self.inner(environ, keeping)
+        try:
+            body = b"".join(answer)
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+        if made and made[0].startswith("200 ") and not any(k.lower() == "set-cookie" for k, _ in made[1]):
+            etag = next((v for k, v in made[1] if k.lower() == "etag"), None)
+            if etag == validator.quoted:  # made from the same version (a save in between would be another)
+                self.answers.put(slot, validator.etag, (made[0], made[1], body))
+        return [body]
 
 
 @lru_cache(maxsize=4096)
@@ -123,9 +170,9 @@ def finished_304(endpoint: str, etag: str, weak: bool, headers: tuple[tuple[str,
     return status, tuple(finished)
 
 
-def init_app(app: Flask, polls: Mapping[str, IdlePoll]) -> FastPoll:
+def init_app(app: Flask, polls: Mapping[str, IdlePoll], shared: Mapping[str, SharedSlot] | None = None) -> FastPoll:
     """Put the idle-poll layer in front of the app (before ProxyFix is put around it)."""
-    layer = FastPoll(app, polls)
+    layer = FastPoll(app, polls, shared)
     app.wsgi_app = layer  # type: ignore[method-assign]
     app.extensions["companion.fast_poll"] = layer
     return layer

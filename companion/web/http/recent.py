@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Response, request
+from flask import Request, Response, request
 
 RECENT_COOKIE = "recent"
 RECENT_MAX = 6
 
 
-def recent_ids() -> list[str]:
-    raw = request.cookies.get(RECENT_COOKIE, "")
+def recent_ids(req: Request = request) -> list[str]:
+    raw = req.cookies.get(RECENT_COOKIE, "")
     return [i for i in raw.split(".") if i and len(i) <= 20 and all(c.isalnum() or c in "-_" for c in i)][:RECENT_MAX]
 
 

@@ -18,7 +18,7 @@ from companion.web.http.conditional import Validator
 from companion.web.http.edit_rights import can_edit, can_edit_row
 from companion.web.http.memory import app_cache
 from companion.web.http.pages import is_fragment, load_or_404, page
-from companion.web.http.recent import remember_recent
+from companion.web.http.recent import recent_ids, remember_recent
 from companion.web.present.restore import restore_effect
 from companion.web.present.series_view import history_view, series_view
 
@@ -44,10 +44,46 @@ def standings_validator(row: SeriesRow, req: Request = request) -> Validator:
     return Validator(etag, weak=True, headers=SERIES_HEADERS)
 
 
+# Stored rows the idle-poll path has read, by what its validator reads of them (see `idle_poll`)
+_POLLED_ROWS: dict[tuple[str, int, int, str], SeriesRow] = {}
+POLLED_ROWS_SIZE = 8192
+
+
 def idle_poll(db: sqlite_utils.Database, series_id: str, req: Request) -> Validator | None:
-    """`standings_validator` of a stored series (None: no such series), for the idle-poll path (`fast_poll`)."""
-    row = load_series(db, series_id, with_rounds=False)
-    return None if row is None else standings_validator(row, req)
+    """`standings_validator` of a stored series (None: no such series), for the idle-poll path (`fast_poll`).
+
+    The validator reads three columns of the row (version and marks: the stamp; the edit token's hash: the
+    rights), so those are read first, by one plain query; the whole row is loaded only when one of them
+    changed since this process last saw it (a save, a confirmation, a new edit link)."""
+    found = db.conn.execute("select version, marks, edit_token_hash from series where id = ?",
+                            [series_id]).fetchone()
+    if found is None:
+        return None
+    key = (series_id, int(found[0]), int(found[1] or 0), str(found[2]))
+    row = _POLLED_ROWS.get(key)
+    if row is None:
+        row = load_series(db, series_id, with_rounds=False)
+        if row is None:
+            return None
+        if (row.id, row.version, row.marks, row.edit_token_hash) == key:  # not written in between
+            if len(_POLLED_ROWS) >= POLLED_ROWS_SIZE:
+                _POLLED_ROWS.clear()
+            _POLLED_ROWS[key] = row
+    return standings_validator(row, req)
+
+
+def shared_slot(series_id: str, validator: Validator, req: Request) -> tuple[str, ...] | None:
+    """Where the idle-poll layer keeps this request's 200 answer for every process (`shared_answers`), or None
+    when the answer is not the same for every request holding the same ETag.
+
+    Shared: a reader's fragment (no edit buttons), asked without a query string (?saved offers the undo),
+    from a device whose list of recent series already starts with this one (else the answer sets that
+    cookie). The slot is the ETag without its version (language, reader, fragment) and gzip or not; the
+    full ETag is kept with the answer, so a new round makes the kept answer a miss."""
+    if not validator.etag.endswith("-r-f") or req.query_string or recent_ids(req)[:1] != [series_id]:
+        return None
+    _version, _, rest = validator.etag.partition("-")
+    return ("series.show", series_id, rest, "gzip" if "gzip" in req.headers.get("Accept-Encoding", "") else "")
 
 
 def render_series(series: Series, status: int = 200, message: str | None = None) -> Response:
