@@ -137,47 +137,53 @@
       var sent = document.getElementById("seat-sent");
       if (sent) sent.textContent = text;
     }
-    function showError(text) {
-      var old = form.querySelector(".error");
+    function alertIn(box, before, text) {  // the error of an answer (or of no answer) where the tap was
+      var old = box.querySelector(":scope > .error");
       if (old) old.remove();
       if (!text) return;
       var p = document.createElement("p");
       p.className = "error";
       p.setAttribute("role", "alert");
       p.textContent = text;
-      document.getElementById("seat-sent").before(p);
+      before.before(p);
     }
+    function showError(text) { alertIn(form, document.getElementById("seat-sent"), text); }
     function wholeSeat() {  // what the live part cannot carry (the player left, the series ended): the seat again
       if (window.htmx) window.htmx.ajax("GET", location.pathname, { target: "#seat", select: "#seat", swap: "outerHTML" });
       else window.location.reload();
     }
     // The live part as the server has it now: `answer` is a fetch of it (a refresh, or a confirmation's answer).
+    // Resolves to false when the answer was not a live part (a renewed seat's 403, a rate limit: the caller decides).
     function putLive(answer) {
       return answer.then(function (r) {
-        if (r.status === 304) return null;
-        return r.text().then(function (html) { return r.status === 200 || r.status === 422 ? html : null; });
-      }).then(function (html) {
-        var live = document.getElementById("seat-live");
-        if (!html || !live) return;
-        var box = document.createElement("div");
-        box.innerHTML = html.trim();
-        var fresh = box.firstElementChild;
-        if (!fresh || fresh.id !== "seat-live") return;
-        live.replaceWith(fresh);
-        if (window.htmx) window.htmx.process(fresh);
-        seat.dataset.version = fresh.dataset.version;
-        if ((fresh.dataset.inPlay === "1") !== !!form) wholeSeat();
+        if (r.status === 304) return true;
+        if (r.status !== 200 && r.status !== 422) return false;
+        return r.text().then(function (html) {
+          var live = document.getElementById("seat-live");
+          var box = document.createElement("div");
+          box.innerHTML = html.trim();
+          var fresh = box.firstElementChild;
+          if (!live || !fresh || fresh.id !== "seat-live") return false;
+          live.replaceWith(fresh);
+          if (window.htmx) window.htmx.process(fresh);
+          seat.dataset.version = fresh.dataset.version;
+          if ((fresh.dataset.inPlay === "1") !== !!form) wholeSeat();
+          return true;
+        });
       });
     }
     function refreshLive(version) {
       var live = document.getElementById("seat-live");
-      if (!live || refreshing) return;
+      if (!live || refreshing || version === seat.dataset.version) return;
       var note = live.querySelector("input[name=note]");
-      if (live.querySelector("details[open]") || (note && note.value)) return;  // the player is writing a dispute
+      if (live.querySelector("details[open]") || (note && note.value)) {  // the player is writing a dispute
+        setTimeout(function () { refreshLive(version); }, 2000);
+        return;
+      }
       refreshing = true;
       putLive(fetch(live.dataset.url, { cache: "no-store", headers: {
         "HX-Request": "true", "HX-Target": "seat-live", "If-None-Match": live.dataset.etag } }))
-        .then(function () { seat.dataset.version = version; })
+        .then(function (put) { if (put) seat.dataset.version = version; })
         .catch(function () {}).then(function () { refreshing = false; });
     }
     function newRound(n) {  // a save: this round's grid empties for the next one
@@ -193,7 +199,7 @@
 
     var follower = follow(seat, seat.dataset.draft, function (draft) {
       if (String(draft.round) !== seat.dataset.round) newRound(String(draft.round));
-      if (draft.version !== seat.dataset.version) refreshLive(draft.version);
+      refreshLive(draft.version);
       var held = {};
       Object.keys(draft.hands).forEach(function (name) {
         if (name === me) return;
@@ -222,14 +228,16 @@
       var body = new URLSearchParams(new FormData(form));
       fetch(form.action, { method: "POST", body: body, headers: { "Accept": "application/json" } })
         .then(function (r) {
+          if ((r.headers.get("Content-Type") || "").indexOf("json") < 0) return null;  // a page (403, 429)
           return r.json().then(function (hand) { return { ok: r.ok, hand: hand }; });
         }).then(function (answer) {
+          if (!answer) { form.submit(); return; }  // the plain form post shows the server's page
           if (!answer.ok) { showError(answer.hand.error); return; }
           showError(null);
           seen = answer.hand.cards.map(code);
           sentLine(answer.hand.text);
           follower.soon(answer.hand.cards.length ? SENT_MS : FAST_MS);
-        }).catch(function () { form.submit(); });  // no answer (offline?): the plain form post
+        }).catch(function () { showError(seat.dataset.offline); });  // no answer: nothing sent, say so
     });
     seat.addEventListener("submit", function (e) {  // «Right», «Not right», «Withdraw the dispute»
       var confirmForm = e.target;
@@ -239,7 +247,8 @@
       if (e.submitter && e.submitter.name) body.set(e.submitter.name, e.submitter.value);
       putLive(fetch(confirmForm.action, { method: "POST", body: body,
         headers: { "HX-Request": "true", "HX-Target": "seat-live" } }))
-        .catch(function () { confirmForm.submit(); });
+        .then(function (put) { if (!put) confirmForm.submit(); })  // the plain form post shows the server's page
+        .catch(function () { alertIn(confirmForm.parentNode, confirmForm, seat.dataset.offline); });
     });
   }
 

@@ -136,8 +136,15 @@ def test_a_seat_sends_and_confirms_in_place(new_page: Any, base_url: str) -> Non
 
     for name in HANDS["Борис"]:
         card(seat, name).click()
+    seat.context.set_offline(True)  # the Wi-Fi drops: nothing sent, and the phone says so where the tap was
+    seat.get_by_role("button", name="Отправить").click()
+    expect(seat.locator("#seat-form .error")).to_have_text(
+        "Нет связи — ничего не отправлено. Нажмите ещё раз, когда связь вернётся.")
+    seat.screenshot(path="/tmp/seat-offline.png", full_page=True)
+    seat.context.set_offline(False)
     seat.get_by_role("button", name="Отправить").click()
     expect(seat.locator("#seat-sent")).to_have_text("В раунде: 10♣ В♦ = 12")
+    expect(seat.locator("#seat-form .error")).to_have_count(0)
     seat.screenshot(path="/tmp/seat-sent.png", full_page=True)
 
     editor.goto(f"{base_url}/series/{series_id}/round")
