@@ -1,8 +1,9 @@
 """What one round of a table playing with seats costs the app: requests by kind and their time (issue 22).
 
 In-process (Flask's test client, the idle-poll layer in front as served), one table after another on a
-virtual clock, so the counts are exact and the times are the app's own work (an HTTP server adds its
-per-request cost on top: `load.py --seats` measures that). Each table has the scorekeeper's round page
+virtual clock, so the counts are exact and the times are the app's own work, in CPU time of the thread
+(so a busy machine slows it less; an HTTP server adds its per-request cost on top: `load.py --seats`
+measures that). Each table has the scorekeeper's round page
 and three seats, as `load.py --seats` models them: a round saved every 30 s (`"hands": "draft"`), the
 seats sending their hands 12, 9 and 6 s before the save and confirming 3, 6 and 9 s after it, every
 phone polling from its own moment. Two ways of being a seat:
@@ -92,11 +93,11 @@ class Table:
         return found.group(1) if found else ""
 
     def request(self, kind: str, send: Callable[[], Any], *ok: int) -> Any:
-        started = time.perf_counter()
+        started = time.thread_time()  # CPU time: what the request cost, however busy the machine is
         response = send()
         if self.counting:  # a conditional GET by its answer: a 304 is the idle-poll layer's, a 200 the app's
             name = f"{kind} {response.status_code}" if 304 in ok else kind
-            self.booked[name].append((time.perf_counter() - started) * 1000)
+            self.booked[name].append((time.thread_time() - started) * 1000)
         if response.status_code not in ok:
             raise SystemExit(f"{kind}: {response.status_code} {response.get_data(as_text=True)[:300]}")
         return response
@@ -252,7 +253,7 @@ def main() -> int:
             times[kind].append(sum(values) / per_round)
     print(f"model {args.model}, app at {args.root}; {args.tables} tables × {args.rounds} rounds, {args.runs} runs; "
           "per table and 30 s round:")
-    print(f"{'kind':28} {'requests':>8} {'app ms (min / median)':>24}")
+    print(f"{'kind':28} {'requests':>8} {'app CPU ms (min / median)':>28}")
     for kind in sorted(counts):
         print(f"{kind:28} {counts[kind] / per_round:>8.1f} "
               f"{min(times[kind]):>11.2f} / {statistics.median(times[kind]):.2f}")

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 import sqlite_utils
-from flask import Blueprint, Request, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Request, Response, abort, jsonify, request
 
 from companion.core.errors import RuleError
 from companion.i18n import card_text, current_language, gettext, select_language, translate_error
@@ -42,7 +40,6 @@ from companion.web.present.series_view import SeriesView, dispute_text, series_v
 bp = Blueprint("seat", __name__)
 
 SEAT_HEADERS = {"Vary": "HX-Request, Cookie, Accept-Language", "Cache-Control": "no-cache, private"}
-VIEW_CACHE_SIZE = 256  # series views kept per process (a table's seats share one per version and language)
 
 
 def seat_cookie(series_id: str) -> str:
@@ -102,7 +99,7 @@ def latest_round(view: SeriesView, player: str) -> dict[str, Any] | None:
 def seat_context(series: Series, player: str, error: str | None = None, *, live_only: bool = False,
                  found: seats.Draft | None = None) -> dict[str, Any]:
     """What the seat page shows; `live_only`: its live part alone (no draft, no card grid)."""
-    view = shared_view(series)
+    view = series_view(series)
     context: dict[str, Any] = {
         "series": series, "view": view, "player": player, "error": error,
         "lines": sorted(view.players, key=lambda p: p.name != player),  # their own line first
@@ -120,37 +117,6 @@ def seat_context(series: Series, player: str, error: str | None = None, *, live_
         "grid_rows": grid_rows(series.setup.options.deck, current_language()),
         "chosen": [c.code for c in mine.cards] if mine else [],
     }
-
-
-class ViewCache:
-    """Series views by (series, stamp, language), least recently used out: after a save or a dispute every
-    seat of the table asks for its live part, and they all show the same view (each its own line first)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.views: OrderedDict[tuple[str, str, str], SeriesView] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get_or_make(self, series: Series, language: str) -> SeriesView:
-        key = (series.id, series.row.stamp, language)
-        with self.lock:
-            view = self.views.get(key)
-            if view is not None:
-                self.views.move_to_end(key)
-                return view
-        view = series_view(series)
-        with self.lock:
-            self.views[key] = view
-            while len(self.views) > self.size:
-                self.views.popitem(last=False)
-        return view
-
-
-def shared_view(series: Series) -> SeriesView:
-    """`series_view` once per series version and language in this process (the app's own cache)."""
-    cache = current_app.extensions.setdefault("seat_views", ViewCache(VIEW_CACHE_SIZE))
-    assert isinstance(cache, ViewCache)
-    return cache.get_or_make(series, current_language())
 
 
 @lru_cache(maxsize=16)
