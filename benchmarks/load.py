@@ -5,18 +5,19 @@ If-None-Match (as htmx does), each from its own moment; one of them is the
 editor's, which also saves a round every 30 s (POST /api/v1/series/<id>/rounds).
 With --editor-apart the editor is a fourth phone that only saves. With --seats
 each table plays with seats (issue 22): three seat phones (one per player) and the
-scorekeeper's phone. A seat follows the draft (GET /api/v1/series/<id>/draft with
-If-None-Match) every 4 s, every 1 s once a hand of the round is sent; sends its hand
-(form POST, then the seat page) 4-14 s before the save; after the save fetches its
-seat page again and confirms the round (form POST, then the seat page); when the
-draft says the series changed (another seat's confirmation) it fetches its live
-fragment. The scorekeeper polls the standings every 4 s, and the draft every 1 s
-during the 15 s before each save (its round page is open), then saves with
-"hands": "draft". Every phone is one Locust user with its own HTTP connection, as
-real phones have. The table
-count grows in steps until a step has errors or a p99 above 500 ms (or the
-last step); each step reports requests/s, p50/p95/p99 of polls and saves,
-errors, and the CPU the server and the load generator used (100 % = one core).
+scorekeeper's phone, doing what static/seat.js does. A seat follows the draft (GET
+/api/v1/series/<id>/draft with If-None-Match) every 4 s, every 1 s once a hand of the
+round is sent, every 1.5 s once its own is in; sends its hand 4-14 s before the save
+(one POST answered with JSON); when the draft says the series changed (the save,
+a confirmation) it asks for its live part with the ETag it holds (a 304 unless what
+it shows changed); 2-10 s after the save it confirms the round (one POST answered
+with the live part). The scorekeeper polls the standings every 4 s, and the draft
+during the 15 s before each save (its round page is open: every 1 s while hands are
+missing, then every 1.5 s), then saves with "hands": "draft". Every phone is one
+Locust user with its own HTTP connection, as real phones have. The table count
+grows in steps until a step has errors or a p99 above 500 ms (or the last step);
+each step reports requests/s, p50/p95/p99 of polls and saves, errors, and the CPU
+the server and the load generator used (100 % = one core).
 
 Bounded and local: the server listens on 127.0.0.1 only, on a fresh database
 in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
@@ -37,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -53,7 +55,10 @@ PHONES = 3  # per table; one of them is the editor's
 POLL_EVERY = 4.0
 SAVE_EVERY = 30.0
 P99_LIMIT_MS = 500
-SEAT_IDLE, SEAT_FAST = 4.0, 1.0  # as static/seat.js: until a hand of the round is sent, then until the save
+# as static/seat.js: until a hand of the round is sent, then until the save; SENT: a seat whose own hand is in,
+# and the round page once every hand but the winner's is in
+SEAT_IDLE, SEAT_FAST, SEAT_SENT = 4.0, 1.0, 1.5
+LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}  # seat.js asking for a seat's live part
 ENTRY = 15.0  # the scorekeeper's round page is open this long before each save
 SEAT_HANDS = {"Аня": ["js"], "Борис": ["jh"], "Вера": ["jc"]}  # 2 points each: no series ends during a run
 
@@ -230,6 +235,14 @@ def run(args: argparse.Namespace) -> int:
             else:
                 response.failure(f"status {response.status_code}")
 
+    def live_etag_of(html: str) -> str:
+        found = re.search(r"data-etag='([^']+)'", html)
+        return found.group(1) if found else ""
+
+    def live_version_of(html: str) -> str:
+        found = re.search(r'id="seat-live"[^>]*?data-version="([^"]+)"', html, re.S)
+        return found.group(1) if found else ""
+
     def check(response: Any, *ok: int) -> bool:
         if response.status_code in ok:
             response.success()
@@ -251,8 +264,9 @@ def run(args: argparse.Namespace) -> int:
             self.player = PLAYERS[counters["seat"] % PHONES]
             counters["seat"] += 1
             self.etag: str | None = None
+            self.live_etag = ""
             self.round, self.version = 0, ""
-            self.busy = False  # a hand of the round is in the draft: follow it every second
+            self.wait = SEAT_IDLE  # as seat.js: idle, a round being entered, or its own hand in
             now = time.monotonic()
             self.poll_at, self.send_at, self.confirm_at = now + random.uniform(0, SEAT_IDLE), float("inf"), float("inf")
             self.opened = False  # the seat link is opened at the phone's first moment, not all at once
@@ -265,12 +279,14 @@ def run(args: argparse.Namespace) -> int:
             token = self.table["seats"][self.player]
             with self.client.get(f"/series/{self.table['id']}/seat/open?token={token}", name="seat page",
                                  catch_response=True) as response:
-                check(response, 200)
+                if check(response, 200):
+                    self.live(response)
 
-        def page(self) -> None:
-            with self.client.get(f"/series/{self.table['id']}/seat", name="seat page", catch_response=True,
-                                 headers={"HX-Request": "true", "HX-Target": "seat"}) as response:
-                check(response, 200)
+        def live(self, response: Any) -> None:
+            """The live part seat.js puts on the page: its ETag and the series version it shows."""
+            if response.status_code == 200:
+                self.live_etag = live_etag_of(response.text)
+                self.version = live_version_of(response.text) or self.version
 
         def plan_send(self) -> None:
             due = rounds_due.get(self.table["id"])
@@ -285,17 +301,20 @@ def run(args: argparse.Namespace) -> int:
             sid = self.table["id"]
             if now >= self.send_at:
                 self.send_at = float("inf")
-                with self.client.post(f"/series/{sid}/seat/hand", data=f"card={SEAT_HANDS[self.player][0]}",
-                                      headers={"Content-Type": "application/x-www-form-urlencoded"},
-                                      name="seat hand", catch_response=True) as response:
-                    check(response, 200)  # 303 followed to the seat page
-                self.busy = True
+                with self.client.post(f"/series/{sid}/seat/hand", name="seat hand", catch_response=True,
+                                      data=f"card={SEAT_HANDS[self.player][0]}&round={self.round}",
+                                      headers={"Content-Type": "application/x-www-form-urlencoded",
+                                               "Accept": "application/json"}) as response:
+                    check(response, 200)
+                self.wait = SEAT_SENT
+                self.poll_at = time.monotonic() + SEAT_SENT
             if now >= self.confirm_at:
                 self.confirm_at = float("inf")
                 with self.client.post(f"/series/{sid}/seat/rounds/{self.round - 1}/confirmation", data="agree=1",
-                                      headers={"Content-Type": "application/x-www-form-urlencoded"},
+                                      headers={"Content-Type": "application/x-www-form-urlencoded", **LIVE},
                                       name="seat confirm", catch_response=True) as response:
-                    check(response, 200)
+                    if check(response, 200):
+                        self.live(response)
             if now < self.poll_at:
                 return
             headers = {"Accept": "application/json", "Accept-Encoding": "gzip"}
@@ -307,18 +326,20 @@ def run(args: argparse.Namespace) -> int:
                 if check(response, 200, 304) and draft is not None:
                     self.etag = response.headers.get("ETag")
             if draft is not None:
-                if self.round and draft["round"] != self.round:  # a save: the seat page again, then confirm
-                    self.page()
+                if self.round and draft["round"] != self.round:  # a save: confirm it in a moment
                     self.confirm_at = time.monotonic() + random.uniform(2, 10)
                     self.plan_send()
-                elif self.version and draft["version"] != self.version:  # someone confirmed: the live part
+                if self.version and draft["version"] != self.version:  # a save or a confirmation: the live part
                     with self.client.get(f"/series/{sid}/seat", name="seat live", catch_response=True,
-                                         headers={"HX-Request": "true", "HX-Target": "seat-live"}) as response:
-                        check(response, 200)
+                                         headers={**LIVE, "If-None-Match": self.live_etag}) as response:
+                        if check(response, 200, 304):
+                            self.live(response)
                 if not self.round:
                     self.plan_send()
-                self.round, self.version, self.busy = draft["round"], draft["version"], bool(draft["hands"])
-            self.poll_at = time.monotonic() + (SEAT_FAST if self.busy else SEAT_IDLE)
+                self.round, self.version = draft["round"], draft["version"]
+                self.wait = (SEAT_SENT if self.player in draft["hands"] else SEAT_FAST if draft["hands"]
+                             else SEAT_IDLE)
+            self.poll_at = time.monotonic() + self.wait
 
     class Viewer(FastHttpUser):
         weight = viewers
@@ -347,6 +368,7 @@ def run(args: argparse.Namespace) -> int:
             counters["editor"] += 1
             self.etag: str | None = None
             self.draft_etag: str | None = None
+            self.hands_missing = True  # its round page polls the draft every second until they are in
             self.k = ROUNDS_BEFORE
             self.save_due = time.monotonic() + random.uniform(ENTRY + 2 if args.seats else 0, SAVE_EVERY + ENTRY)
             rounds_due[self.table["id"]] = self.save_due
@@ -387,6 +409,8 @@ def run(args: argparse.Namespace) -> int:
                                      name="editor draft poll", catch_response=True) as response:
                     if check(response, 200, 304):
                         self.draft_etag = response.headers.get("ETag") or self.draft_etag
+                    if response.status_code == 200:
+                        self.hands_missing = len(response.json()["hands"]) < len(PLAYERS) - 1
             if time.monotonic() >= self.save_due:
                 self.k += 1
                 body = {**round_body(self.k), "typed_points": {}, "hands": "draft"}
@@ -395,12 +419,14 @@ def run(args: argparse.Namespace) -> int:
                                       catch_response=True) as response:
                     check(response, 201)
                 self.save_due += SAVE_EVERY
+                self.hands_missing = True
                 rounds_due[self.table["id"]] = self.save_due
 
-    if args.seats:  # the scorekeeper's own rhythm: 1 s while its round page is open, else 4 s
+    if args.seats:  # the scorekeeper's own rhythm while its round page is open (as seat.js), else 4 s
         def editor_wait(user: Any) -> float:
             now = time.monotonic()
-            every_s = 1.0 if now >= user.save_due - ENTRY else POLL_EVERY
+            entering = now >= user.save_due - ENTRY
+            every_s = (SEAT_FAST if user.hands_missing else SEAT_SENT) if entering else POLL_EVERY
             due = getattr(user, "_due", None)
             due = now + random.uniform(0, every_s) if due is None else max(min(due + every_s, user.save_due), now)
             user._due = due

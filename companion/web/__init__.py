@@ -64,9 +64,10 @@ def idle_polls() -> dict[str, Any]:
     """The views whose idle conditional polls `web.http.fast_poll` answers before Flask, by endpoint,
     each with its validator from the stored data (the function the view itself answers with)."""
     from companion.web.api import seats as seats_api
-    from companion.web.pages import series
+    from companion.web.pages import seat, series
 
-    return {"series.show": series.idle_poll, "seats_api.get_draft": seats_api.idle_draft_poll}
+    return {"series.show": series.idle_poll, "seats_api.get_draft": seats_api.idle_draft_poll,
+            "seat.show": seat.idle_live_poll}
 
 
 def shared_slots() -> dict[str, Any]:

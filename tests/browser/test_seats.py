@@ -117,3 +117,50 @@ def test_four_phones_play_a_round_with_seats(new_page: Any, base_url: str, tmp_p
         expect(phone.locator("body")).not_to_contain_text(dispute, timeout=10000)
     expect(vera.locator("#seat-round")).to_contain_text("Раунд 1: у вас Д♣ = 20")
     expect(vera.get_by_role("button", name="Верно")).to_be_visible()
+
+
+@pytest.mark.slow
+def test_a_seat_sends_and_confirms_in_place(new_page: Any, base_url: str) -> None:
+    """With JavaScript, «Отправить» and «Верно» / «Не так» are answered on the page itself: no reload, no
+    whole seat page fetched; after the save the grid empties for the next round in place too."""
+    editor = new_page()
+    series_id = start_series(editor, base_url, ["Аня", "Борис"])
+    link = editor.locator("#seats details", has_text="Борис").locator("a").get_attribute("href")
+    seat = new_page()
+    seat.goto(link)
+    expect(seat.locator("#seat-form")).to_have_count(1)
+    pages: list[str] = []  # every whole seat page the phone asks for after this point
+    seat.on("request", lambda r: pages.append(r.method) if r.url.endswith(f"/series/{series_id}/seat")
+            and "hx-target" not in r.headers else None)
+    seat.evaluate("window.stayed = true")  # gone if the page were loaded again
+
+    for name in HANDS["Борис"]:
+        card(seat, name).click()
+    seat.context.set_offline(True)  # the Wi-Fi drops: nothing sent, and the phone says so where the tap was
+    seat.get_by_role("button", name="Отправить").click()
+    expect(seat.locator("#seat-form .error")).to_have_text(
+        "Нет связи — ничего не отправлено. Нажмите ещё раз, когда связь вернётся.")
+    seat.screenshot(path="/tmp/seat-offline.png", full_page=True)
+    seat.context.set_offline(False)
+    seat.get_by_role("button", name="Отправить").click()
+    expect(seat.locator("#seat-sent")).to_have_text("В раунде: 10♣ В♦ = 12")
+    expect(seat.locator("#seat-form .error")).to_have_count(0)
+    seat.screenshot(path="/tmp/seat-sent.png", full_page=True)
+
+    editor.goto(f"{base_url}/series/{series_id}/round")
+    expect(editor.locator("input[name='hand-1'][aria-label='валет бубен']")).to_be_checked()
+    editor.locator("label.pill", has_text="Аня").click()
+    editor.locator("[data-panel=finish] input[aria-label='дама червей'] + span").click()
+    editor.get_by_role("button", name="Сохранить раунд").click()
+    editor.wait_for_url(re.compile(r"/series/[\w-]+(\?saved=\d+)?$"))
+
+    expect(seat.locator("#seat-round")).to_contain_text("Раунд 1: у вас 10♣ В♦ = 12, итог 12")
+    expect(seat.locator("#seat-title")).to_have_text("Раунд 2: ваши оставшиеся карты")
+    expect(seat.locator("#seat-form input[name=card]:checked")).to_have_count(0)
+    expect(seat.locator("#seat-form input[name=round]")).to_have_value("2")
+    seat.get_by_role("button", name="Верно").click()
+    expect(seat.locator("#seat-round")).to_contain_text("Вы подтвердили этот раунд.")
+    seat.screenshot(path="/tmp/seat-confirmed.png", full_page=True)
+
+    expect(seat.get_by_role("button", name="Верно")).to_have_count(0)
+    assert seat.evaluate("window.stayed") is True and pages == []

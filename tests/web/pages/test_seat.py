@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 
@@ -13,6 +14,9 @@ from flask.testing import FlaskClient
 def seat_tokens(client: FlaskClient, series: dict[str, Any]) -> dict[str, str]:
     r = client.get(f"/api/v1/series/{series['id']}/seats", headers={"Authorization": f"Bearer {series['edit_token']}"})
     return {s["player"]: s["token"] for s in r.get_json()["seats"]}
+
+
+LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}  # what seat.js asks for: the live part alone
 
 
 def phone(app_client: FlaskClient) -> FlaskClient:
@@ -89,15 +93,25 @@ def test_a_phone_without_a_seat_cannot_write(client: FlaskClient, series: dict[s
 
 def test_the_seat_poll_is_304_until_something_changes(client: FlaskClient, series: dict[str, Any],
                                                       seat_tokens: dict[str, str]) -> None:
+    sid = series["id"]
     vera = seated(client, series, seat_tokens["Вера"])
-    live = {"HX-Request": "true", "HX-Target": "seat-live"}
-    first = vera.get(f"/series/{series['id']}/seat", headers=live)
+    borya = seated(client, series, seat_tokens["Борис"])
+    first = vera.get(f"/series/{sid}/seat", headers=LIVE)
     etag = first.headers["ETag"]
-    again = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
-    assert again.status_code == 304
-    vera.post(f"/series/{series['id']}/seat/hand", data={"card": ["QS"]})
-    changed = vera.get(f"/series/{series['id']}/seat", headers={**live, "If-None-Match": etag})
-    assert changed.status_code == 200 and 'id="seat-live"' in changed.get_data(as_text=True)
+    assert f"data-etag='{etag}'" in first.get_data(as_text=True)  # seat.js asks with the ETag the page holds
+    assert vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag}).status_code == 304
+    vera.post(f"/series/{sid}/seat/hand", data={"card": ["QS"]})  # a hand: the live part shows no hands
+    assert vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag}).status_code == 304
+    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
+                json={"winner": "Аня", "finishing_card": "Q♥", "hands": "draft", "typed_points": {"Борис": 5}})
+    saved = vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag})
+    assert saved.status_code == 200 and 'id="seat-live"' in saved.get_data(as_text=True)
+    etag = saved.headers["ETag"]
+    borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "1"})  # another's «Right»: nothing new
+    assert vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag}).status_code == 304
+    borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "0", "note": "не так"})  # a dispute
+    disputed = vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag})
+    assert disputed.status_code == 200 and "Борис оспаривает раунд: «не так»" in disputed.get_data(as_text=True)
 
 
 def editor_phone(client: FlaskClient, series: dict[str, Any]) -> FlaskClient:
@@ -143,3 +157,97 @@ def test_the_share_page_offers_a_seat_link_per_player(client: FlaskClient, serie
     assert r.status_code == 303
     assert phone(client).get(f"/series/{series['id']}/seat/open?token={old}").status_code == 403
     assert phone(client).post(f"/series/{series['id']}/share/seats/0/renew").status_code == 403
+
+
+# -- «Send» and «Right» / «Not right» answered in place (static/seat.js) --------------------------------------
+
+JSON = {"Accept": "application/json"}
+
+
+def test_a_seat_sends_its_hand_in_place(client: FlaskClient, series: dict[str, Any],
+                                        seat_tokens: dict[str, str]) -> None:
+    sid = series["id"]
+    borya, vera = seated(client, series, seat_tokens["Борис"]), seated(client, series, seat_tokens["Вера"])
+    r = borya.post(f"/series/{sid}/seat/hand", data={"card": ["10C", "JD"], "round": "1"}, headers=JSON)
+    assert r.status_code == 200
+    assert r.get_json() == {"round": 1, "player": "Борис", "cards": ["10♣", "J♦"], "points": 12, "by": "seat",
+                            "text": "В раунде: 10♣ В♦ = 12"}
+    assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"]["Борис"]["cards"] == ["10♣", "J♦"]
+    english = borya.post(f"/series/{sid}/seat/hand", data={"card": ["10C", "JD"]},
+                         headers={**JSON, "Accept-Language": "en"})
+    assert english.get_json()["text"] == "In the round: 10♣ J♦ = 12"
+    # a card in another hand: 422 naming its holder, nothing stored
+    r = vera.post(f"/series/{sid}/seat/hand", data={"card": ["JD"]}, headers=JSON)
+    assert r.status_code == 422 and "уже в руке у игрока Борис" in r.get_json()["error"]
+    assert "Вера" not in client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"]
+    # nothing ticked: no hand, and the page's hint again
+    r = borya.post(f"/series/{sid}/seat/hand", data={"round": "1"}, headers=JSON)
+    assert r.status_code == 200 and r.get_json()["cards"] == [] and "«Отправить»" in r.get_json()["text"]
+    assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"] == {}
+    # a hand for a round saved meanwhile: 409, not carried into the next round
+    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
+                json={"winner": "Аня", "finishing_card": "Q♥", "typed_points": {"Борис": 5, "Вера": 3}})
+    r = borya.post(f"/series/{sid}/seat/hand", data={"card": ["QS"], "round": "1"}, headers=JSON)
+    assert r.status_code == 409 and "Раунд 1 уже сохранён" in r.get_json()["error"]
+    assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"] == {}
+    # without a seat: 403, as the form post
+    assert phone(client).post(f"/series/{sid}/seat/hand", data={"card": ["QS"]}, headers=JSON).status_code == 403
+    # the form post (no JavaScript) is still answered 303 to the seat page
+    assert borya.post(f"/series/{sid}/seat/hand", data={"card": ["QS"]}).status_code == 303
+
+
+def test_a_seat_confirms_in_place(client: FlaskClient, series: dict[str, Any], seat_tokens: dict[str, str]) -> None:
+    sid = series["id"]
+    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
+                json={"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd"], "Вера": ["qs"]}})
+    borya = seated(client, series, seat_tokens["Борис"])
+    r = borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "1"}, headers=LIVE)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and body.lstrip().startswith('<section id="seat-live"')
+    assert "Вы подтвердили этот раунд." in body and "<html" not in body
+    # the answer carries the live part's ETag and version: seat.js's next refresh is a 304
+    again = borya.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+    stamp = client.get(f"/api/v1/series/{sid}/draft").get_json()["version"]
+    assert f'data-version="{stamp}"' in body
+    r = borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "0", "note": "не так"}, headers=LIVE)
+    assert r.status_code == 200 and "Вы оспорили этот раунд. «не так»" in r.get_data(as_text=True)
+    assert client.get(f"/api/v1/series/{sid}").get_json()["rounds"][0]["confirmations"] == {"Борис": "disputed"}
+    # refused: no seat (403), no such round (404), a round the player did not play (422, said in the live part)
+    other = phone(client)
+    assert other.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "1"}, headers=LIVE).status_code == 403
+    assert borya.post(f"/series/{sid}/seat/rounds/2/confirmation", data={"agree": "1"}, headers=LIVE).status_code == 404
+    joined = client.post(f"/api/v1/series/{sid}/players", json={"name": "Глеб"},
+                         headers={"Authorization": f"Bearer {series['edit_token']}"})
+    assert joined.status_code == 201
+    tokens = client.get(f"/api/v1/series/{sid}/seats",
+                        headers={"Authorization": f"Bearer {series['edit_token']}"}).get_json()["seats"]
+    gleb = seated(client, series, next(s["token"] for s in tokens if s["player"] == "Глеб"))
+    r = gleb.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "1"}, headers=LIVE)
+    assert r.status_code == 422 and "Глеб не играл в раунде 1" in r.get_data(as_text=True)
+    assert 'id="seat-live"' in r.get_data(as_text=True)
+
+
+def test_a_seats_live_refresh_is_answered_before_flask(app: Flask, client: FlaskClient, series: dict[str, Any],
+                                                      seat_tokens: dict[str, str],
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    from tests.web.test_fast_poll import both
+
+    sid = series["id"]
+    vera = seated(client, series, seat_tokens["Вера"])
+    url = f"/series/{sid}/seat"
+    for language in ({}, {"Accept-Language": "en"}):
+        etag = vera.get(url, headers={**LIVE, **language}).headers["ETag"]
+        answered, (status, _headers, _body) = both(app, vera, "GET", url, caplog,
+                                                   headers={**LIVE, **language, "If-None-Match": etag})
+        assert answered and status == 304
+    # the whole page, a stale ETag, another seat's ETag, a phone without the seat: Flask answers, as before
+    page_etag = vera.get(url).headers["ETag"]
+    borya = seated(client, series, seat_tokens["Борис"])
+    borya_etag = borya.get(url, headers=LIVE).headers["ETag"]
+    for who, headers, expected in [(vera, {"If-None-Match": page_etag}, 304),
+                                   (vera, {**LIVE, "If-None-Match": 'W/"old"'}, 200),
+                                   (vera, {**LIVE, "If-None-Match": borya_etag}, 200),
+                                   (phone(client), {**LIVE, "If-None-Match": etag}, 403)]:
+        answered, (status, _headers, _body) = both(app, who, "GET", url, caplog, headers=headers)
+        assert not answered and status == expected
