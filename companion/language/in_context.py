@@ -284,7 +284,7 @@ _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after"
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
-_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки", "подарок",
                        "тому"])
 
 
