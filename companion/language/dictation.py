@@ -30,6 +30,7 @@ from companion.language.corrections import EVERY_HAND, SKIPPED, Group
 from companion.language.in_context import restart_at, tokens
 from companion.language.morphology import Morphology, NoMorphology
 from companion.language.player_names import PlayerNames
+from companion.language.points import check_points
 from companion.language.settle import (
     ASSUME_ORDER,
     ParsedRound,
@@ -87,6 +88,7 @@ class _Reader(Suits, Checks):
     together: list[str] = field(default_factory=list)  # «у Бори и у Веры по семёрке»: the names said together
     play: Tok | None = None  # «скинула»: the next card said was played
     played: list[tuple[Tok, Group]] = field(default_factory=list)  # …and which it was
+    points: list[tuple[str | None, Tok]] = field(default_factory=list)  # «двадцать три», «21 очко»: checked (points.py)
 
     def read(self) -> None:
         handlers: dict[str, Callable[[Tok, int], None]] = {
@@ -95,7 +97,7 @@ class _Reader(Suits, Checks):
             "suit-letter": self.on_suit, "suit-before": self.on_suit_before, "count": self.on_count,
             "correct": self.on_correct, "not": self.on_not, "end": self.on_end, "pause": self.on_pause,
             "unknown-suit": self.on_unknown_suit, "draw": self.on_pause, "or": self.on_or,
-            "play": self.on_play, "hedge": self.on_hedge,
+            "play": self.on_play, "hedge": self.on_hedge, "points": lambda t, _: self.points.append((self.current, t)),
         }
         for k, tok in enumerate(self.toks):  # digits first, so that «две 9» sees the rank after the count
             if tok.kind == "number":
@@ -386,6 +388,7 @@ def parse_round_text(
     reader.read()
     reader.assemble()
     settle(reader.result, options)
+    check_points(reader.result, reader.points, options)
     return reader.result
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
+from companion.language.points import said_points
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
     HESITATIONS,
@@ -151,7 +152,7 @@ def _points_by_place(toks: list[Tok]) -> list[Tok]:
     for k, tok in enumerate(toks[:-1]):
         if fold(tok.text) in _MINUS and toks[k + 1].kind in _POINTS:
             out[k], out[k + 1] = Tok("filler", tok.text), Tok("filler", toks[k + 1].text)
-    return out
+    return said_points(out)
 
 
 _LAST = ("последн", "last")  # «последней картой», «последнюю», "last card"
@@ -284,8 +285,8 @@ _AMONG_CARDS = frozenset({"player", "rank", "card", "pause", "and", "suit-after"
 _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король) that are also prepositions
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
-_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки", "подарок",
-                       "тому"])
+_GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
+                       "подарок", "тому"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:
