@@ -232,7 +232,8 @@ class Corrections:
             self.unclear.append(self.last.owner if self.last is not None else None)
         if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
             self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
-            self.on_correct(tok, k)
+            if not self.not_this_suit(k, nxt):
+                self.on_correct(tok, k)
         elif nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True
             if self.moved is not None and self.replace is self.moved:  # «нет, у Бори не король, а девятка»
@@ -240,6 +241,11 @@ class Corrections:
                 self.replace = self.moved = None
         else:
             self.on_correct(tok, k)
+
+    def not_this_suit(self, k: int, nxt: Tok) -> bool:
+        """«семёрка треф, а не пик»: after a card said with another suit, «а не» names the suit it is not."""
+        said = self.last.suits[-1] if self.last is not None and self.last.suits else None
+        return k > 0 and fold(self.toks[k - 1].text) == "а" and said is not None and nxt.suit not in (None, said)
 
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,

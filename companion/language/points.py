@@ -28,6 +28,8 @@ _TENS = {"двадцать": 20, "тридцать": 30, "сорок": 40, "пя
          "восемьдесят": 80, "девяносто": 90, "сто": 100}
 _POINT_NOUNS = frozenset({"очко", "очка", "очков", "очки", "points", "point"})
 _ZERO = frozenset({"ноль", "нуль", "zero"})
+# «шесть человек пишем», «так, три игрока»: the table's size said first, no card
+_PEOPLE = frozenset({"человек", "человека", "игрока", "игроков", "people", "players"})
 _MOST_UNSAID = 6  # suits tried for at most this many cards of unsaid suit in one hand
 
 
@@ -49,12 +51,17 @@ def _number_at(toks: list[Tok], k: int) -> tuple[int, int, bool]:
 
 
 def said_points(toks: list[Tok]) -> list[Tok]:
-    """Points said aloud become one «points» token (the words after it fillers); a number of cards stays."""
+    """Points said aloud become one «points» token (the words after it fillers); a number of people («шесть
+    человек») is the table's size, no card; a number of cards stays."""
     out = list(toks)
     k = 0
     while k < len(toks):
         value, n, above_ten = _number_at(toks, k) if toks[k].kind != "filler" else (0, 0, False)
         after = fold(toks[k + n].text) if n and k + n < len(toks) else ""
+        if n and after in _PEOPLE:
+            out[k : k + n + 1] = [Tok("filler", t.text) for t in toks[k : k + n + 1]]
+            k += n + 1
+            continue
         if n and (after in _POINT_NOUNS or (above_ten and (after not in CARD_NOUNS or value == 0))):
             words = [t.text for t in toks[k : k + n + (after in _POINT_NOUNS or after in CARD_NOUNS)]]
             out[k] = Tok("points", " ".join(words), count=value)
