@@ -1,4 +1,4 @@
-"""Phrasings of a dictated round met in issue 21's tuning rounds (third to ninth): each mechanism as a
+"""Phrasings of a dictated round met in issue 21's tuning rounds (third to tenth): each mechanism as a
 sentence → hands, and whether the round is ready."""
 
 from __future__ import annotations
@@ -1017,3 +1017,73 @@ def test_remarks_inside_a_correction_change_nothing() -> None:
     assert hands(r) == {"Борис": ["10"], "Анна": ["K"]} and r.exact
     r = parse("вера вышла на девятке пик у бори король то прикинь есть туз червей у ани валет", TABLE, IGRAFAN)
     assert hands(r) == {"Борис": ["A♥"], "Анна": ["J"]} and r.exact
+
+
+# -- issue 21's tenth round ----------------------------------------------------
+
+TRIO = ["Олег", "Соня", "Денис"]
+
+
+def test_points_said_with_the_cards_are_a_check_that_changes_nothing() -> None:
+    r = parse("соня вышла на девятке бубей у олега туз и десятка двадцать одно очко у дениса валет два очка", TRIO,
+              IGRAFAN)
+    assert hands(r) == {"Олег": ["10", "A"], "Денис": ["J"]} and r.unrecognised == [] and r.exact
+    r = parse("соня вышла на девятке бубей у олега король и восьмерка 12 очков у дениса валет", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["8", "K"], "Денис": ["J"]} and r.exact
+
+
+def test_points_the_cards_cannot_make_are_asked() -> None:
+    r = parse("соня вышла на девятке бубей у олега туз и десятка тридцать очков у дениса валет", TRIO, IGRAFAN)
+    assert r.unrecognised == ["тридцать очков"] and not r.exact
+
+
+def test_points_said_with_no_cards_are_never_turned_into_cards() -> None:
+    r = parse("соня вышла на девятке бубей у олега двадцать пять у дениса валет", TRIO, IGRAFAN)
+    assert "Олег" not in r.hands and r.unrecognised == ["двадцать пять"] and not r.exact
+    r = parse("соня вышла на девятке бубей у олега семь очков у дениса валет", TRIO, IGRAFAN)
+    assert "Олег" not in r.hands and not r.exact  # «семь очков» is no seven
+
+
+def test_zero_is_a_settled_hand_only_for_the_winner() -> None:
+    r = parse("у сони ноль карт она вышла на девятке бубей у олега туз у дениса валет", TRIO, IGRAFAN)
+    assert r.winner == "Соня" and hands(r) == {"Олег": ["A"], "Денис": ["J"]} and r.exact
+    r = parse("соня вышла на девятке бубей у олега ноль у дениса валет", TRIO, IGRAFAN)
+    assert r.unrecognised == ["ноль"] and not r.exact
+
+
+def test_new_verbs_of_going_out() -> None:
+    r = parse("соня слила девятку бубей у олега туз у дениса король и валет", TRIO, IGRAFAN)
+    assert r.winner == "Соня" and r.finishing_card == "9♦" and r.exact
+    r = parse("олег добил тузом треф у сони десятка у дениса восьмерка и валет", TRIO, IGRAFAN)
+    assert r.winner == "Олег" and r.finishing_card == "A♣" and r.exact
+
+
+def test_a_draw_said_as_a_gift_or_on_top() -> None:
+    r = parse("олег вышел на семерке пик соне две в подарок у сони теперь туз король и валет у дениса десятка", TRIO,
+              IGRAFAN)
+    assert hands(r) == {"Соня": ["A", "J", "K"], "Денис": ["10"]} and r.exact
+    r = parse("олег вышел на семерке пик соне две сверху у сони туз у дениса десятка", TRIO, IGRAFAN)
+    assert not r.exact  # two drawn, one card named: asked
+
+
+def test_someone_talking_over_and_the_tables_size_carry_nothing() -> None:
+    r = parse("соня вышла на девятке бубей у олега дама пик она говорит не пик а треф ну дама треф у дениса валет",
+              TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["Q♣"], "Денис": ["J"]} and r.exact
+    r = parse("три человека пишем соня вышла на девятке бубей у олега туз у дениса валет", TRIO, IGRAFAN)
+    assert r.winner == "Соня" and hands(r) == {"Олег": ["A"], "Денис": ["J"]} and r.exact
+
+
+def test_the_suit_a_card_is_not_takes_nothing_back() -> None:
+    r = parse("соня вышла на девятке бубей у олега семерка треф а не пик у дениса валет", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["7♣"], "Денис": ["J"]} and r.exact
+    r = parse("соня вышла на девятке бубей у олега дама пик а не пик у дениса валет", TRIO, IGRAFAN)
+    assert "Олег" not in r.hands and not r.exact
+
+
+def test_pet_names_new_this_round() -> None:
+    r = parse("гарик вышел на тузе пик у сони валет у дениса король", ["Игорь", "Соня", "Денис"], IGRAFAN)
+    assert r.winner == "Игорь" and r.exact
+    r = parse("денчик закрылся тузом бубей у руслана дама пик и восьмёрка у глаши две девятки",
+              ["Глафира", "Аглая", "Денис", "Руслан"], IGRAFAN)
+    assert "Глафира" not in r.hands and "Аглая" not in r.hands and not r.exact  # «Глаша»: either of them
