@@ -56,7 +56,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
-    return _vague_by_place(out)
+    return _vague_by_place(_either(out))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
@@ -231,6 +231,23 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
 
 
+_FORGETS = frozenset({"помню", "знаю", "видел", "видела", "разглядел", "разглядела", "расслышал", "расслышала"})
+
+
+def _forgets(toks: list[Tok], k: int) -> bool:
+    return k + 1 < len(toks) and fold(toks[k].text) == "не" and fold(toks[k + 1].text) in _FORGETS
+
+
+def _either(toks: list[Tok]) -> list[Tok]:
+    """«то ли валет, то ли дама», «дама то ли пик, то ли треф»: not sure of the card, a hedge (that hand asked)."""
+    out, first = list(toks), True
+    for k in range(len(toks) - 1):
+        if fold(toks[k].text) == "то" and fold(toks[k + 1].text) == "ли":
+            out[k], out[k + 1] = Tok("hedge" if first else "filler", toks[k].text), Tok("filler", toks[k + 1].text)
+            first = not first
+    return out
+
+
 def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     """«я ошиблась»: a correction; «я диктую»: the scribe talking; «у меня туз», «я вышла»: the one who dictates,
     but which player? asked."""
@@ -238,7 +255,7 @@ def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     for k, tok in enumerate(toks):
         if tok.kind == "speaker":
             nxt = toks[k + 1] if k + 1 < len(toks) else None
-            sorry = nxt is not None and nxt.kind == "correct"
+            sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             scribe = nxt is not None and nxt.kind == "filler" and any(
                 fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(nxt.text)))
             out[k] = Tok("filler", tok.text) if sorry or scribe else Tok("stranger", tok.text)

@@ -1087,3 +1087,10 @@ def test_pet_names_new_this_round() -> None:
     r = parse("денчик закрылся тузом бубей у руслана дама пик и восьмёрка у глаши две девятки",
               ["Глафира", "Аглая", "Денис", "Руслан"], IGRAFAN)
     assert "Глафира" not in r.hands and "Аглая" not in r.hands and not r.exact  # «Глаша»: either of them
+
+
+def test_the_scribes_own_memory_and_either_or_leave_that_hand_asked() -> None:
+    r = parse("соня вышла на девятке бубей у олега туз а у дениса я не помню", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["A"]} and r.unrecognised == [] and not r.exact
+    r = parse("соня вышла на девятке бубей у олега туз у дениса то ли валет то ли дама", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["A"]} and r.unrecognised == [] and not r.exact
