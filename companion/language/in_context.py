@@ -56,7 +56,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
-    return _vague_by_place(_either(out))
+    return _vague_by_place(_asked_back(_either(out)))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
@@ -246,6 +246,29 @@ def _either(toks: list[Tok]) -> list[Tok]:
             out[k], out[k + 1] = Tok("hedge" if first else "filler", toks[k].text), Tok("filler", toks[k + 1].text)
             first = not first
     return out
+
+
+_ASKED_BACK = frozenset({"какой", "какая", "какую", "какие", "каких"})
+_THEM = frozenset({"ними", "ним", "этими", "теми"})
+
+
+def _asked_back(toks: list[Tok]) -> list[Tok]:
+    """«да какой туз, король пик»: a card asked back is the card that was wrong, as «не туз»; «вместе с ними», «с
+    ними вместе» (the cards drawn counted in with the hand) say nothing more."""
+    out = list(toks)
+    for k, tok in enumerate(toks[:-1]):
+        low = fold(tok.text)
+        if low in _ASKED_BACK and toks[k + 1].kind in ("rank", "card"):
+            out[k] = Tok("not", tok.text)
+        elif low == "вместе" and (_with_them(toks, k + 1) or _with_them(toks, k - 2)):
+            out[k] = Tok("filler", tok.text)
+    if toks and fold(toks[-1].text) == "вместе" and _with_them(toks, len(toks) - 3):
+        out[-1] = Tok("filler", toks[-1].text)
+    return out
+
+
+def _with_them(toks: list[Tok], k: int) -> bool:
+    return 0 <= k < len(toks) - 1 and fold(toks[k].text) in ("с", "со") and fold(toks[k + 1].text) in _THEM
 
 
 def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:

@@ -1094,3 +1094,16 @@ def test_the_scribes_own_memory_and_either_or_leave_that_hand_asked() -> None:
     assert hands(r) == {"Олег": ["A"]} and r.unrecognised == [] and not r.exact
     r = parse("соня вышла на девятке бубей у олега туз у дениса то ли валет то ли дама", TRIO, IGRAFAN)
     assert hands(r) == {"Олег": ["A"]} and r.unrecognised == [] and not r.exact
+
+
+def test_a_card_asked_back_is_the_card_that_was_wrong() -> None:
+    r = parse("соня вышла на девятке бубей у олега туз пик да какой туз король пик у дениса валет", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["K♠"], "Денис": ["J"]} and r.exact
+    r = parse("соня вышла на девятке бубей у олега туз какой туз у дениса валет", TRIO, IGRAFAN)
+    assert "Олег" not in r.hands and not r.exact  # asked back, nothing in its place
+
+
+def test_the_drawn_cards_counted_in_with_the_hand() -> None:
+    r = parse("олег вышел на семерке пик соне две у нее вместе с ними туз король и валет у дениса десятка", TRIO,
+              IGRAFAN)
+    assert hands(r) == {"Соня": ["A", "J", "K"], "Денис": ["10"]} and r.exact
