@@ -232,7 +232,7 @@ class Corrections:
             self.unclear.append(self.last.owner if self.last is not None else None)
         if nxt is not None and nxt.kind in ("suit-after", "suit-before", "suit-letter") and self.last is not None:
             self.consumed.add(self.toks.index(nxt, k + 1))  # «дама пик, не пик, а червей»: the suit said next
-            if not self.not_this_suit(k, nxt):
+            if not self.not_this_suit(k, nxt) and not self.swap_suit(k, nxt):
                 self.on_correct(tok, k)
         elif nxt is not None and nxt.kind in ("rank", "card", "count", "number"):
             self.negating = True
@@ -246,6 +246,21 @@ class Corrections:
         """«семёрка треф, а не пик»: after a card said with another suit, «а не» names the suit it is not."""
         said = self.last.suits[-1] if self.last is not None and self.last.suits else None
         return k > 0 and fold(self.toks[k - 1].text) == "а" and said is not None and nxt.suit not in (None, said)
+
+    def swap_suit(self, k: int, nxt: Tok) -> bool:
+        """«две дамы трефовая и пиковая, ой, не пиковая, а червонная»: in a group of several cards, the suit named
+        wrong is replaced by the suit said next (a suit the group has not: as before, asked)."""
+        group, at = self.last, self.toks.index(nxt, k + 1)
+        then = self.next(at, SKIPPED)
+        if (group is None or len(group.suits) < 2 or nxt.suit not in group.suits or then is None
+                or then.kind not in ("suit-after", "suit-before", "suit-letter") or then.suit is None
+                or then.suit in group.suits):
+            return False
+        group.suits[group.suits.index(nxt.suit)] = then.suit
+        self.consumed.add(self.toks.index(then, at + 1))
+        if self.replace is group:
+            self.replace = None
+        return True
 
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,

@@ -1107,3 +1107,12 @@ def test_the_drawn_cards_counted_in_with_the_hand() -> None:
     r = parse("олег вышел на семерке пик соне две у нее вместе с ними туз король и валет у дениса десятка", TRIO,
               IGRAFAN)
     assert hands(r) == {"Соня": ["A", "J", "K"], "Денис": ["10"]} and r.exact
+
+
+def test_a_suit_corrected_inside_a_plural() -> None:
+    r = parse("соня вышла на девятке бубей у олега две дамы трефовая и пиковая ой не пиковая а червонная у дениса "
+              "валет", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["Q♣", "Q♥"], "Денис": ["J"]} and r.exact
+    r = parse("соня вышла на девятке бубей у олега две дамы трефовая и пиковая ой не червонная а бубновая у дениса "
+              "валет", TRIO, IGRAFAN)
+    assert "Олег" not in r.hands and not r.exact  # a suit the queens had not: asked
