@@ -1,17 +1,14 @@
 """granian (`run_granian`, the default on Linux).
 
-HTTP parsing, keep-alive and
-idle connections live in Rust (tokio), so a poll costs the Python side only
-the app's own work: about half of waitress's server CPU per request in
-`benchmarks/load.py`. A client that sends its headers one line at a time, or
-connects and sends nothing, holds a socket and never a thread, and is closed
-after CHANNEL_TIMEOUT (`benchmarks/slow_clients.py`). What waitress did before
-a thread saw a request is done by `GranianGate` in front of the app: a body is
-read by a reader thread and handed over whole (a client that declares a length
-and sends nothing gets a 408 after CHANNEL_TIMEOUT and never holds one of the
-app's threads), a body over the largest the app takes is answered by the app's
-own error without being read, forwarded headers count only from the proxy. The
-workers are forked after the app was built and die with the parent.
+HTTP parsing, keep-alive and idle connections live in Rust (tokio), so a poll costs the Python side only the
+app's own work: about half of waitress's server CPU per request in `benchmarks/load.py`. A client that sends
+its headers one line at a time, or connects and sends nothing, holds a socket and never a thread, and is
+closed after CHANNEL_TIMEOUT (`benchmarks/slow_clients.py`). What waitress did before a thread saw a request
+is done by `GranianGate` in front of the app: a body is read by a reader thread and handed over whole (a
+client that declares a length and sends nothing gets a 408 after CHANNEL_TIMEOUT and never holds one of the
+app's threads), a body over the largest the app takes is answered by the app's own error without being read,
+forwarded headers count only from the proxy. The workers are forked after the app was built and die with the
+parent.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """waitress (`--server waitress`; the default where granian is missing, e.g. Windows).
 
-Its asynchronous reader buffers each request before a thread sees
-it, so slow clients cost a socket. Bodies above the largest the app takes (an
-import, 2 MB) are refused before they are buffered, and then answered by the
-app's own error (`_keep_alive_channel`); a client that declares a length and
-sends nothing is dropped after CHANNEL_TIMEOUT; a 304 keeps its connection
-(stock waitress closes it after every idle poll). On Linux it runs one process
-per core (`run_waitress_processes`), each on its own SO_REUSEPORT socket. Its
-loop visits every open connection on each turn, so its cost per request grows
-with the number of idle keep-alive phones.
+Its asynchronous reader buffers each request before a thread sees it, so slow clients cost a socket. Bodies
+above the largest the app takes (an import, 2 MB) are refused before they are buffered, and then answered by
+the app's own error (`_keep_alive_channel`); a client that declares a length and sends nothing is dropped
+after CHANNEL_TIMEOUT; a 304 keeps its connection (stock waitress closes it after every idle poll). On Linux
+it runs one process per core (`run_waitress_processes`), each on its own SO_REUSEPORT socket. Its loop visits
+every open connection on each turn, so its cost per request grows with the number of idle keep-alive phones.
 """
 
 from __future__ import annotations
