@@ -49,18 +49,18 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     between processes) or gunicorn gthread."""
     from companion import create_app
     from companion.faq.search import search_engine
-    from companion.ops import server
+    from companion.ops import servers
     from companion.storage import backup
 
     app = create_app()
     url = f"http://{address_to_show(host)}:{port}/"
-    server.configure(app, host, url, is_loopback(host))
-    kind = kind or server.default_server()
-    if kind == "granian" and not server.granian_available():
+    servers.configure(app, host, url, is_loopback(host))
+    kind = kind or servers.default_server()
+    if kind == "granian" and not servers.granian_available():
         raise SystemExit("companion: granian is not installed here (or cannot fork its workers on this system); "
                          "serve with --server waitress")
-    count = workers or server.default_workers()
-    if kind == "waitress" and not server.can_reuse_port():
+    count = workers or servers.default_workers()
+    if kind == "waitress" and not servers.can_reuse_port():
         count = 1
     print(
         f"«Сто одно» is running. Open on a phone on the same network "
@@ -71,16 +71,9 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
           f"Ctrl+C to stop)", flush=True)
     with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
         search_engine()
-    server.settle_memory()
+    servers.settle_memory()
     with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
-        if kind == "waitress" and count > 1:
-            server.run_waitress_processes(app, host, port, threads, count)
-        elif kind == "waitress":
-            server.run_waitress(app, host, port, threads)
-        elif kind == "granian":
-            server.run_granian(app, host, port, threads, count)
-        else:
-            server.run_gunicorn(app, host, port, count, threads)
+        servers.run(kind, app, host, port, threads, count)
 
 
 def is_loopback(host: str) -> bool:

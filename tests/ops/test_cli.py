@@ -89,13 +89,14 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
     from granian import server as granian_server
 
     from companion.faq.search import search_engine
-    from companion.ops import server
+    from companion.ops import servers
+    from companion.ops.servers.granian import BODY_READERS
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     monkeypatch.setattr("multiprocessing.set_start_method", lambda *args, **kw: None)
     search_engine.cache_clear()
     events: list[str] = []
-    monkeypatch.setattr(server, "settle_memory", lambda: events.append("settled"))
+    monkeypatch.setattr(servers, "settle_memory", lambda: events.append("settled"))
     served: dict[str, Any] = {}
 
     class Stopped:  # what granian would serve, without listening or forking
@@ -113,4 +114,4 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
     assert "▀" in out  # the address as a QR code, drawn in the terminal
     assert events == ["settled", "fork with the FAQ model read"]
     assert served["address"] == "127.0.0.1" and served["port"] == 8766 and served["workers"] == 2
-    assert served["blocking_threads"] == cli.DEFAULT_THREADS + server.BODY_READERS
+    assert served["blocking_threads"] == cli.DEFAULT_THREADS + BODY_READERS

@@ -1,5 +1,5 @@
 """What waitress did before a thread saw a request, done in front of the app under granian
-(`server.GranianGate`): forwarded headers from the proxy only, bodies over the limit answered by the app
+(`servers.granian.GranianGate`): forwarded headers from the proxy only, bodies over the limit answered by the app
 without being read, a body that does not arrive answered 408 without holding one of the app's threads."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from flask import Flask
 from werkzeug.test import Client
 
 from companion import create_app
-from companion.ops import server
+from companion.ops import servers
+from companion.ops.servers import granian
 
 IMPORT_LIMIT = 2 * 1024 * 1024
 
@@ -50,7 +51,7 @@ class Stream:
         return piece
 
 
-def call(gate: server.GranianGate, environ: dict[str, Any]) -> tuple[str, dict[str, str], bytes]:
+def call(gate: granian.GranianGate, environ: dict[str, Any]) -> tuple[str, dict[str, str], bytes]:
     got: dict[str, Any] = {}
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
@@ -73,7 +74,7 @@ def post(path: str, stream: Any, length: str | None, **extra: str) -> dict[str, 
 
 def test_forwarded_headers_count_from_the_proxy_only(tmp_path: Any) -> None:
     app = make(tmp_path, RATELIMIT_ENABLED=True, RATELIMIT_CREATE="1 per minute", PROXY_FIX=1)
-    client = Client(server.wsgi_for_granian(app))
+    client = Client(granian.wsgi_for_granian(app))
     body = {"players": ["Аня", "Борис"]}
 
     def create(remote: str, forwarded: str) -> int:
@@ -89,12 +90,12 @@ def test_forwarded_headers_count_from_the_proxy_only(tmp_path: Any) -> None:
 
 
 def test_without_a_proxy_the_forwarded_headers_are_left_to_the_app(tmp_path: Any) -> None:
-    gate = server.wsgi_for_granian(make(tmp_path))
+    gate = granian.wsgi_for_granian(make(tmp_path))
     assert gate.proxy is None
 
 
 def test_a_body_over_the_limit_gets_the_apps_error_in_the_users_language_unread(tmp_path: Any) -> None:
-    gate = server.wsgi_for_granian(make(tmp_path))
+    gate = granian.wsgi_for_granian(make(tmp_path))
     for language, word in (("ru", "слишком большой"), ("en", "too large")):
         status, headers, body = call(gate, post("/api/v1/series/import", Unread(), str(IMPORT_LIMIT + 1),
                                                 HTTP_ACCEPT_LANGUAGE=language))
@@ -104,7 +105,7 @@ def test_a_body_over_the_limit_gets_the_apps_error_in_the_users_language_unread(
 
 
 def test_a_chunked_body_over_the_limit_is_cut_and_answered_by_the_app(tmp_path: Any) -> None:
-    gate = server.wsgi_for_granian(make(tmp_path))
+    gate = granian.wsgi_for_granian(make(tmp_path))
     status, headers, body = call(gate, post("/api/v1/series/import", Stream(b"x" * (IMPORT_LIMIT + 100)), None,
                                             HTTP_TRANSFER_ENCODING="chunked"))
     assert status.startswith("413") and json.loads(body)["error"]["code"] == "too-large"
@@ -112,7 +113,7 @@ def test_a_chunked_body_over_the_limit_is_cut_and_answered_by_the_app(tmp_path: 
 
 
 def test_a_chunked_body_within_the_limit_reaches_the_app_whole(tmp_path: Any) -> None:
-    gate = server.wsgi_for_granian(make(tmp_path))
+    gate = granian.wsgi_for_granian(make(tmp_path))
     document = json.dumps({"players": ["Аня", "Борис"]}).encode()
     status, _, body = call(gate, post("/api/v1/series", Stream(document), None, HTTP_TRANSFER_ENCODING="chunked"))
     assert status.startswith("201"), body[:200]
@@ -120,7 +121,7 @@ def test_a_chunked_body_within_the_limit_reaches_the_app_whole(tmp_path: Any) ->
 
 def test_a_body_that_never_arrives_is_answered_408_and_never_reaches_the_app(tmp_path: Any) -> None:
     app = make(tmp_path)
-    gate = server.GranianGate(app, server.largest_body(app), 0.2, None)
+    gate = granian.GranianGate(app, servers.largest_body(app), 0.2, None)
     reached: list[str] = []
     app.before_request(lambda: reached.append("app"))  # type: ignore[func-returns-value]
     never = Never()
@@ -134,7 +135,7 @@ def test_a_body_that_never_arrives_is_answered_408_and_never_reaches_the_app(tmp
 
 def test_requests_waiting_for_their_bodies_leave_the_apps_threads_to_the_others(tmp_path: Any) -> None:
     app = make(tmp_path)
-    gate = server.GranianGate(app, server.largest_body(app), 5, None, threads=1)  # one thread runs the app
+    gate = granian.GranianGate(app, servers.largest_body(app), 5, None, threads=1)  # one thread runs the app
     silent = [Never() for _ in range(3)]
     waiting = [threading.Thread(target=call, args=(gate, post("/api/v1/series", body, "500"))) for body in silent]
     try:

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from companion import create_app
-from companion.ops import cli, server
+from companion.ops import cli, servers
+from companion.ops.servers import granian, gunicorn, waitress
 from companion.storage import backup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,23 +32,23 @@ IMPORT_LIMIT = 2 * 1024 * 1024
 
 def test_serve_defaults_to_granian_on_linux_in_one_process_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(server, "run_gunicorn", lambda app, host, port, n, threads: ran.append(("gthread", n)))
-    monkeypatch.setattr(server, "run_waitress", lambda *args: ran.append(("waitress", 1)))
-    monkeypatch.setattr(server, "run_waitress_processes",
+    monkeypatch.setattr(gunicorn, "run_gunicorn", lambda app, host, port, n, threads: ran.append(("gthread", n)))
+    monkeypatch.setattr(waitress, "run_waitress", lambda *args: ran.append(("waitress", 1)))
+    monkeypatch.setattr(waitress, "run_waitress_processes",
                         lambda app, host, port, threads, n: ran.append(("waitress", n)))
-    monkeypatch.setattr(server, "run_granian", lambda app, host, port, threads, n: ran.append(("granian", n)))
-    monkeypatch.setattr(server, "settle_memory", lambda: None)
+    monkeypatch.setattr(granian, "run_granian", lambda app, host, port, threads, n: ran.append(("granian", n)))
+    monkeypatch.setattr(servers, "settle_memory", lambda: None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    default = server.default_server()
+    default = servers.default_server()
     assert default == ("granian" if sys.platform.startswith("linux") else "waitress")
     assert cli.main(["serve", "--host", "127.0.0.1"]) == 0
-    assert ran == [(default, cores if default == "granian" or server.can_reuse_port() else 1)]
+    assert ran == [(default, cores if default == "granian" or servers.can_reuse_port() else 1)]
     ran.clear()
     assert cli.main(["serve", "--host", "127.0.0.1", "--workers", "1"]) == 0
     assert ran == [(default, 1)]
     ran.clear()
     assert cli.main(["serve", "--host", "127.0.0.1", "--server", "waitress", "--workers", "2"]) == 0
-    assert ran == [("waitress", 2 if server.can_reuse_port() else 1)]
+    assert ran == [("waitress", 2 if servers.can_reuse_port() else 1)]
     ran.clear()
     assert cli.main(["serve", "--host", "127.0.0.1", "--server", "gthread", "--workers", "3"]) == 0
     assert ran == [("gthread", 3)]
@@ -55,27 +56,27 @@ def test_serve_defaults_to_granian_on_linux_in_one_process_per_core(monkeypatch:
 
 def test_serve_without_granian_says_to_use_waitress(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(server, "granian_available", lambda: False)
-    monkeypatch.setattr(server, "run_waitress_processes", lambda *args: None)
-    monkeypatch.setattr(server, "run_waitress", lambda *args: None)
-    monkeypatch.setattr(server, "settle_memory", lambda: None)
-    assert server.default_server() == "waitress"
+    monkeypatch.setattr(servers, "granian_available", lambda: False)
+    monkeypatch.setattr(waitress, "run_waitress_processes", lambda *args: None)
+    monkeypatch.setattr(waitress, "run_waitress", lambda *args: None)
+    monkeypatch.setattr(servers, "settle_memory", lambda: None)
+    assert servers.default_server() == "waitress"
     with pytest.raises(SystemExit, match="--server waitress"):
         cli.main(["serve", "--host", "127.0.0.1", "--server", "granian"])
 
 
 def test_waitress_takes_bodies_as_large_as_an_import() -> None:
     app = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3")})
-    assert server.waitress_options(app, "127.0.0.1", 8101, 8)["max_request_body_size"] == IMPORT_LIMIT
+    assert waitress.waitress_options(app, "127.0.0.1", 8101, 8)["max_request_body_size"] == IMPORT_LIMIT
 
 
 def test_behind_a_proxy_waitress_trusts_forwarded_headers_from_the_proxy_only() -> None:
     app = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3"), "PROXY_FIX": 1})
-    options = server.waitress_options(app, "127.0.0.1", 8101, 8)
+    options = waitress.waitress_options(app, "127.0.0.1", 8101, 8)
     assert options["trusted_proxy"] == "127.0.0.1" and options["trusted_proxy_count"] == 1
     assert "x-forwarded-proto" in options["trusted_proxy_headers"] and options["clear_untrusted_proxy_headers"]
     plain = create_app({"TESTING": True, "DATABASE": os.path.join(tempfile.mkdtemp(), "y.sqlite3")})
-    assert "trusted_proxy" not in server.waitress_options(plain, "127.0.0.1", 8101, 8)
+    assert "trusted_proxy" not in waitress.waitress_options(plain, "127.0.0.1", 8101, 8)
 
 
 def test_caddyfile_writes_caddy_the_instance_config_and_the_units(tmp_path: Path,

@@ -4,39 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ops import server
+from companion.ops import servers
+from companion.ops.servers import granian, gunicorn, waitress
 
 
 def test_waitress_refuses_big_bodies_before_buffering_and_fits_a_phone_per_connection(app):
-    options = server.waitress_options(app, "127.0.0.1", 8101, 8)
-    assert options["max_request_body_size"] == server.largest_body(app) > app.config["MAX_CONTENT_LENGTH"]
-    assert options["channel_timeout"] == server.CHANNEL_TIMEOUT
-    assert options["connection_limit"] == min(server.CONNECTION_LIMIT, server.raise_file_limit() - 100)
+    options = waitress.waitress_options(app, "127.0.0.1", 8101, 8)
+    assert options["max_request_body_size"] == servers.largest_body(app) > app.config["MAX_CONTENT_LENGTH"]
+    assert options["channel_timeout"] == servers.CHANNEL_TIMEOUT
+    assert options["connection_limit"] == min(servers.CONNECTION_LIMIT, servers.raise_file_limit() - 100)
     assert options["asyncore_use_poll"] is True  # select() stops at 1,024 sockets
 
 
 @pytest.mark.parametrize("workers", [2, 3, 4])
 def test_each_gunicorn_worker_takes_only_its_share_of_the_phones(app, workers, monkeypatch):
-    monkeypatch.setattr(server, "raise_file_limit", lambda: 100_000)
-    options = server.gunicorn_options(app, "127.0.0.1", 8101, workers, 8)
+    monkeypatch.setattr(servers, "raise_file_limit", lambda: 100_000)
+    options = gunicorn.gunicorn_options(app, "127.0.0.1", 8101, workers, 8)
     share = options["worker_connections"]
     # Together the workers hold every phone, with a tenth to spare; no one worker takes them all.
-    assert share * workers >= server.CONNECTION_LIMIT * 1.1
-    assert share < server.CONNECTION_LIMIT
-    assert share * workers <= server.CONNECTION_LIMIT * 1.1 + workers
+    assert share * workers >= servers.CONNECTION_LIMIT * 1.1
+    assert share < servers.CONNECTION_LIMIT
+    assert share * workers <= servers.CONNECTION_LIMIT * 1.1 + workers
     assert options["worker_class"] == "gthread" and options["workers"] == workers
-    assert options["keepalive"] == server.CHANNEL_TIMEOUT
+    assert options["keepalive"] == servers.CHANNEL_TIMEOUT
     assert options["bind"] == "127.0.0.1:8101"
 
 
 def test_a_low_open_file_limit_caps_the_connections(app, monkeypatch):
-    monkeypatch.setattr(server, "raise_file_limit", lambda: 1024)
-    assert server.gunicorn_options(app, "127.0.0.1", 8101, 2, 8)["worker_connections"] == 924
-    assert server.waitress_options(app, "127.0.0.1", 8101, 8)["connection_limit"] == 924
+    monkeypatch.setattr(servers, "raise_file_limit", lambda: 1024)
+    monkeypatch.setattr(waitress, "raise_file_limit", lambda: 1024)
+    assert gunicorn.gunicorn_options(app, "127.0.0.1", 8101, 2, 8)["worker_connections"] == 924
+    assert waitress.waitress_options(app, "127.0.0.1", 8101, 8)["connection_limit"] == 924
 
 
 def test_gunicorn_binds_an_ipv6_address_in_brackets(app):
-    assert server.gunicorn_options(app, "::1", 8101, 2, 8)["bind"] == "[::1]:8101"
+    assert gunicorn.gunicorn_options(app, "::1", 8101, 2, 8)["bind"] == "[::1]:8101"
 
 
 def test_serving_freezes_what_start_up_built_and_collects_less_often():
@@ -44,8 +46,8 @@ def test_serving_freezes_what_start_up_built_and_collects_less_often():
 
     before = gc.get_threshold()
     try:
-        server.settle_memory()
-        assert gc.get_threshold() == server.GC_THRESHOLDS
+        servers.settle_memory()
+        assert gc.get_threshold() == servers.GC_THRESHOLDS
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
@@ -57,22 +59,22 @@ def test_serving_freezes_what_start_up_built_and_collects_less_often():
 
 @pytest.mark.parametrize("workers", [1, 2, 4])
 def test_granian_holds_every_phone_and_closes_heads_that_never_finish(app, workers, monkeypatch):
-    monkeypatch.setattr(server, "raise_file_limit", lambda: 100_000)
-    options = server.granian_options(app, "0.0.0.0", 8101, 8, workers)
+    monkeypatch.setattr(servers, "raise_file_limit", lambda: 100_000)
+    options = granian.granian_options(app, "0.0.0.0", 8101, 8, workers)
     # granian holds a permit per open connection: together the processes hold every phone, a tenth to spare
-    assert options["backpressure"] * workers >= server.CONNECTION_LIMIT * 1.1
+    assert options["backpressure"] * workers >= servers.CONNECTION_LIMIT * 1.1
     # 8 threads run the app; the others only wait for bodies (GranianGate)
-    assert options["workers"] == workers and options["blocking_threads"] == 8 + server.BODY_READERS
-    assert options["http1_settings"].header_read_timeout == server.CHANNEL_TIMEOUT * 1000
-    assert options["address"] == "0.0.0.0" and options["port"] == 8101 and options["backlog"] == server.BACKLOG
-    monkeypatch.setattr(server, "raise_file_limit", lambda: 1024)
-    assert server.granian_options(app, "::1", 8101, 8, workers)["backpressure"] == 924
-    assert server.granian_options(app, "localhost", 8101, 8, workers)["address"] in ("127.0.0.1", "::1")
+    assert options["workers"] == workers and options["blocking_threads"] == 8 + granian.BODY_READERS
+    assert options["http1_settings"].header_read_timeout == servers.CHANNEL_TIMEOUT * 1000
+    assert options["address"] == "0.0.0.0" and options["port"] == 8101 and options["backlog"] == servers.BACKLOG
+    monkeypatch.setattr(servers, "raise_file_limit", lambda: 1024)
+    assert granian.granian_options(app, "::1", 8101, 8, workers)["backpressure"] == 924
+    assert granian.granian_options(app, "localhost", 8101, 8, workers)["address"] in ("127.0.0.1", "::1")
 
 
 def test_granian_is_the_default_on_linux_and_waitress_elsewhere(monkeypatch):
-    monkeypatch.setattr(server.sys, "platform", "linux")
-    assert server.default_server() == ("granian" if server.granian_available() else "waitress")
-    monkeypatch.setattr(server.sys, "platform", "win32")
-    assert server.default_server() == "waitress"
-    assert not server.granian_available()
+    monkeypatch.setattr(servers.sys, "platform", "linux")
+    assert servers.default_server() == ("granian" if servers.granian_available() else "waitress")
+    monkeypatch.setattr(servers.sys, "platform", "win32")
+    assert servers.default_server() == "waitress"
+    assert not servers.granian_available()

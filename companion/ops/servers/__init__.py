@@ -1,0 +1,190 @@
+"""How `companion serve` runs the app: what the three servers share, and choosing one (`run`).
+
+One module per server, each running one process per core:
+- `granian` (the default on Linux): HTTP parsing, keep-alive and idle connections in Rust; `GranianGate`
+  in front of the app does what waitress does before a thread sees a request.
+- `waitress` (`--server waitress`; the default where granian is missing, e.g. Windows): an asynchronous
+  reader that buffers each request before a thread sees it.
+- `gunicorn` (`--server gthread`): the former multi-process mode, kept for comparison; 64 slow-header
+  clients stop it (docs/benchmarks.md).
+
+What they share lives here:
+- Host header: only the names the app is served on, or an IP address, are
+  accepted (SERVED_HOSTS, see `security.check_host`), so a share link is never
+  built from a foreign host name and a DNS-rebinding page cannot talk to the
+  app. PUBLIC_URL (behind a proxy) adds its host.
+- The limits: CHANNEL_TIMEOUT, each process's share of CONNECTION_LIMIT (`connections_per_process`),
+  the largest body the app takes (`largest_body`), the open-file limit; the collector settled before
+  the workers fork (`settle_memory`), and workers that die with the parent (`die_with`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import os
+import socket
+import sys
+from urllib.parse import urlsplit
+
+from flask import Flask
+
+CHANNEL_TIMEOUT = 20
+CONNECTION_LIMIT = 10_000  # phones keep one connection each; 2,500 tables × 3 phones fit, with room
+SERVERS = ("granian", "waitress", "gthread")
+BACKLOG = 2048
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def default_server() -> str:
+    """granian on Linux where it is installed (the default: docs/benchmarks.md «Every core, by default»),
+    waitress elsewhere."""
+    return "granian" if sys.platform.startswith("linux") and granian_available() else "waitress"
+
+
+def granian_available() -> bool:
+    """Whether granian can serve here: installed (its wheel exists for Linux, macOS and Windows) and a
+    platform where its workers can be forked after the app was built (Linux, macOS)."""
+    try:
+        import granian  # noqa: F401
+    except ImportError:
+        return False
+    return hasattr(os, "fork") and sys.platform != "win32"
+
+
+def can_reuse_port() -> bool:
+    """Whether several processes can share a port with the kernel balancing them (Linux)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT") and hasattr(os, "fork")
+
+
+def default_workers() -> int:
+    """One process per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def run(kind: str, app: Flask, host: str, port: int, threads: int, workers: int) -> None:
+    """Serve `app` with `kind` (one of SERVERS) in `workers` processes of `threads` threads each
+    (waitress in one process runs without a watching parent)."""
+    from companion.ops.servers import granian, gunicorn, waitress
+
+    if kind == "waitress" and workers > 1:
+        waitress.run_waitress_processes(app, host, port, threads, workers)
+    elif kind == "waitress":
+        waitress.run_waitress(app, host, port, threads)
+    elif kind == "granian":
+        granian.run_granian(app, host, port, threads, workers)
+    else:
+        gunicorn.run_gunicorn(app, host, port, workers, threads)
+
+
+def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[str]:
+    """The Host names to accept when listening on `host` (and shown to phones as `shown`)."""
+    names: list[str] = [shown.strip("[]")]
+    if host in ("", "0.0.0.0", "::"):
+        hostname = socket.gethostname()
+        names += [hostname, f"{hostname}.local", socket.getfqdn(), *LOOPBACK_NAMES]
+        with contextlib.suppress(OSError):
+            names += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
+    else:
+        names.append(host.strip("[]"))
+        if host in LOOPBACK_NAMES or host.startswith("127."):
+            names += list(LOOPBACK_NAMES)
+    if public_url:
+        public = urlsplit(public_url).hostname
+        if public:
+            names.append(public)
+    unique: list[str] = []
+    for name in names:
+        entry = f"[{name}]" if ":" in name else name  # Werkzeug compares IPv6 hosts with their brackets
+        if name and entry not in unique:
+            unique.append(entry)
+    return unique
+
+
+def request_log(app: Flask) -> None:
+    """One line per request on stderr (the `companion.requests` logger; REQUEST_LOG = False turns it off)."""
+    if not app.config.get("REQUEST_LOG", True):
+        return
+    log = logging.getLogger("companion.requests")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+
+
+def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
+    """What serving on `host` (shown to phones as `url`) sets: PUBLIC_URL and SERVED_HOSTS.
+
+    SERVED_HOSTS (checked by `security.check_host`) are the host names the app answers to; an IP
+    address is always accepted, since DNS rebinding needs a name and a machine may have several
+    addresses. An instance config that sets Flask's TRUSTED_HOSTS (behind a proxy) is stricter still."""
+    request_log(app)
+    if not loopback:
+        app.config.setdefault("PUBLIC_URL", url)  # links and QR codes shown on this machine point here
+    if app.config.get("TRUSTED_HOSTS") is None and app.config.get("SERVED_HOSTS") is None:
+        app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
+
+
+def raise_file_limit() -> int:
+    """Allow as many open connections as the system lets this process have; returns the limit."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return CONNECTION_LIMIT
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, CONNECTION_LIMIT + 100)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return int(soft)
+
+
+def connections_per_process(workers: int) -> int:
+    """How many open connections one of `workers` processes takes: its share of CONNECTION_LIMIT plus a
+    tenth (so that one process never takes most of the phones), within the open-file limit."""
+    share = -(-CONNECTION_LIMIT * 11 // (10 * workers))  # ceiling
+    return max(100, min(share, raise_file_limit() - 100))
+
+
+def largest_body(app: Flask) -> int:
+    """The largest request body any route of the app accepts: the import's (2 MB), or MAX_CONTENT_LENGTH."""
+    from companion.service.record import IMPORT_MAX_BYTES
+
+    return max(int(app.config["MAX_CONTENT_LENGTH"]), IMPORT_MAX_BYTES)
+
+
+GC_THRESHOLDS = (7000, 20, 20)  # Python's are (700, 10, 10)
+
+
+def settle_memory() -> None:
+    """Before serving (and before gunicorn forks): what start-up built is moved out of the collector's
+    sight (gc.freeze: the dictionaries, the FAQ index, the templates), and the collector runs less often.
+
+    Measured in-process on the load benchmark's request mix (1,000 tables): with Python's defaults a
+    full collection ran every ~2 s and stopped every thread of the process for 50–120 ms, a tail every
+    poll of that process paid; with these, none ran in 10 s and the longest pause was 15 ms.
+    The workers also keep sharing the frozen pages with the parent instead of copying them.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def die_with(parent: int) -> None:
+    """Have the kernel stop this process when `parent` dies, even by SIGKILL (Linux's PR_SET_PDEATHSIG):
+    an orphan would keep serving the port, and the database, unseen."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
