@@ -72,8 +72,13 @@ class Suits(Corrections):
         nxt = self.next(k, SKIPPED)
         if self.both(tok, k):
             return
-        after_its_card = nxt is None or nxt.kind not in ("rank", "number", "card")
-        if after_its_card and (self.correct_suit(tok, nxt) or self.fill_last(tok)):
+        # «дама червей, нет, трефовая и восьмёрка»: a suit word does not reach over «и» to the card after it
+        joined = k + 1 < len(self.toks) and self.toks[k + 1].kind == "and"
+        after_its_card = joined or nxt is None or nxt.kind not in ("rank", "number", "card")
+        if after_its_card and (self.correct_suit(tok, None if joined else nxt) or self.fill_last(tok)):
+            return
+        if joined:  # no card of its own before it either: whose suit it is, is asked
+            self.unplaced.append(tok.text)
             return
         if not after_its_card and nxt is not None and self.belongs_before(tok, k, nxt):
             return

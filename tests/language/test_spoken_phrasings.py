@@ -1116,3 +1116,14 @@ def test_a_suit_corrected_inside_a_plural() -> None:
     r = parse("соня вышла на девятке бубей у олега две дамы трефовая и пиковая ой не червонная а бубновая у дениса "
               "валет", TRIO, IGRAFAN)
     assert "Олег" not in r.hands and not r.exact  # a suit the queens had not: asked
+
+
+def test_a_suit_corrected_before_and_does_not_reach_the_next_card() -> None:
+    """«дама червей нет трефовая и восьмёрка»: the queen is of clubs, the eight has no suit said; read as an eight
+    of clubs with the queen gone, it was ready and wrong (the tenth blind set, scored once)."""
+    r = parse("соня вышла на валете пик у олега дама червей нет трефовая и восьмерка у дениса туз", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["8", "Q♣"], "Денис": ["A"]} and r.exact
+    r = parse("соня вышла на валете пик у олега туз трефовый и восьмерка у дениса король", TRIO, IGRAFAN)
+    assert hands(r) == {"Олег": ["8", "A♣"], "Денис": ["K"]} and r.exact
+    r = parse("соня вышла на валете пик у олега трефовая и восьмерка у дениса король", TRIO, IGRAFAN)
+    assert not r.exact  # a suit word with no card of its own: asked, never given to the eight
