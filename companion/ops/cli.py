@@ -9,6 +9,8 @@ import sys
 import click
 import segno
 
+from companion.ops import servers
+
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8101
 DEFAULT_THREADS = 8
@@ -49,7 +51,6 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     between processes) or gunicorn gthread."""
     from companion import create_app
     from companion.faq.search import search_engine
-    from companion.ops import servers
     from companion.storage import backup
 
     app = create_app()
@@ -109,7 +110,7 @@ def cli() -> None:
               help="Worker threads answering requests.")
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Processes; default: one per core (waitress: one outside Linux).")
-@click.option("--server", "kind", type=click.Choice(["granian", "waitress", "gthread"]), default=None,
+@click.option("--server", "kind", type=click.Choice(servers.SERVERS), default=None,
               help="granian (the default on Linux): HTTP in Rust, slow and idle clients cost a socket only; "
                    "waitress (the default elsewhere): buffers each request in Python before a thread takes it; "
                    "gthread: gunicorn with threads (Linux, macOS), kept for comparison.")
