@@ -30,6 +30,16 @@ def seated(client: FlaskClient, series: dict[str, Any], token: str) -> FlaskClie
     return other
 
 
+ROUND_ONE = {"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd"], "Вера": ["qs"]}}
+
+
+def save_round(client: FlaskClient, series: dict[str, Any], body: dict[str, Any]) -> None:
+    """The editor saves a round through the API (the seats then show it)."""
+    answer = client.post(f"/api/v1/series/{series['id']}/rounds", json=body,
+                         headers={"Authorization": f"Bearer {series['edit_token']}"})
+    assert answer.status_code == 201, answer.get_json()
+
+
 def test_the_seat_link_sets_an_httponly_cookie_and_no_referrer(client: FlaskClient, series: dict[str, Any],
                                                                  seat_tokens: dict[str, str]) -> None:
     r = phone(client).get(f"/series/{series['id']}/seat/open?token={seat_tokens['Борис']}")
@@ -102,8 +112,8 @@ def test_the_seat_poll_is_304_until_something_changes(client: FlaskClient, serie
     assert vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag}).status_code == 304
     vera.post(f"/series/{sid}/seat/hand", data={"card": ["QS"]})  # a hand: the live part shows no hands
     assert vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag}).status_code == 304
-    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
-                json={"winner": "Аня", "finishing_card": "Q♥", "hands": "draft", "typed_points": {"Борис": 5}})
+    save_round(client, series,
+               {"winner": "Аня", "finishing_card": "Q♥", "hands": "draft", "typed_points": {"Борис": 5}})
     saved = vera.get(f"/series/{sid}/seat", headers={**LIVE, "If-None-Match": etag})
     assert saved.status_code == 200 and 'id="seat-live"' in saved.get_data(as_text=True)
     etag = saved.headers["ETag"]
@@ -132,8 +142,7 @@ def test_the_editor_page_sends_its_ticks_into_the_draft(client: FlaskClient, ser
 
 def test_seat_confirmation_forms(client: FlaskClient, series: dict[str, Any], seat_tokens: dict[str, str]) -> None:
     sid = series["id"]
-    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
-                json={"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd"], "Вера": ["qs"]}})
+    save_round(client, series, ROUND_ONE)
     borya = seated(client, series, seat_tokens["Борис"])
     page = borya.get(f"/series/{sid}/seat").get_data(as_text=True)
     assert "Раунд 1: у вас 10♣ В♦ = 12, итог 12" in page and "Верно" in page
@@ -185,8 +194,7 @@ def test_a_seat_sends_its_hand_in_place(client: FlaskClient, series: dict[str, A
     assert r.status_code == 200 and r.get_json()["cards"] == [] and "«Отправить»" in r.get_json()["text"]
     assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"] == {}
     # a hand for a round saved meanwhile: 409, not carried into the next round
-    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
-                json={"winner": "Аня", "finishing_card": "Q♥", "typed_points": {"Борис": 5, "Вера": 3}})
+    save_round(client, series, {"winner": "Аня", "finishing_card": "Q♥", "typed_points": {"Борис": 5, "Вера": 3}})
     r = borya.post(f"/series/{sid}/seat/hand", data={"card": ["QS"], "round": "1"}, headers=JSON)
     assert r.status_code == 409 and "Раунд 1 уже сохранён" in r.get_json()["error"]
     assert client.get(f"/api/v1/series/{sid}/draft").get_json()["hands"] == {}
@@ -198,8 +206,7 @@ def test_a_seat_sends_its_hand_in_place(client: FlaskClient, series: dict[str, A
 
 def test_a_seat_confirms_in_place(client: FlaskClient, series: dict[str, Any], seat_tokens: dict[str, str]) -> None:
     sid = series["id"]
-    client.post(f"/api/v1/series/{sid}/rounds", headers={"Authorization": f"Bearer {series['edit_token']}"},
-                json={"winner": "Аня", "finishing_card": "Q♥", "hands": {"Борис": ["10c", "jd"], "Вера": ["qs"]}})
+    save_round(client, series, ROUND_ONE)
     borya = seated(client, series, seat_tokens["Борис"])
     r = borya.post(f"/series/{sid}/seat/rounds/1/confirmation", data={"agree": "1"}, headers=LIVE)
     body = r.get_data(as_text=True)
