@@ -239,13 +239,13 @@ def depths(client: Any, static: str, created: dict[str, Any], repeat: int) -> No
     from companion.web.pages import export
 
     with client.application.test_request_context("/?lang=ru"):
-        html = export.sheet_html(series_service.load(get_db(), created["id"]))
+        html, images = export.sheet_document(series_service.load(get_db(), created["id"]))
 
     def as_it_is() -> bytes:
-        return pdf.pdf_bytes(html, static, export.SHEET_CSS)
+        return pdf.pdf_bytes(html, static, export.SHEET_CSS, images)
 
     def with_room() -> bytes:
-        return pdf.html_to_pdf(html, static, export.SHEET_CSS)
+        return pdf.html_to_pdf(html, static, export.SHEET_CSS, images)
 
     levels = list(range(0, 64, 4))
     print("| entered at depth | " + " | ".join(str(d) for d in levels) + " |")
@@ -398,8 +398,8 @@ def page_count(app: Any, series_id: str, static: str) -> int:
     from companion.web.pages import export
 
     with app.test_request_context("/?lang=ru"):
-        html = export.sheet_html(series_service.load(get_db(), series_id))
-    with pdf.document(html, static, export.SHEET_CSS) as laid_out:
+        html, images = export.sheet_document(series_service.load(get_db(), series_id))
+    with pdf.document(html, static, export.SHEET_CSS, images) as laid_out:
         return len(laid_out.pages)
 
 

@@ -7,15 +7,14 @@ A render takes up to a few seconds of CPU and tens of megabytes (300 rounds: ~1.
   is never rewritten, so a hit is exactly what a new render would give — as a
   file in `pdf-cache` beside the database, which every worker process shares
   (`RenderCache`);
-- WeasyPrint may read files of the app's static folder and the document's own
-  `data:` URLs (`data_uri`), and nothing else: no network, no other file
-  (`StaticOnlyFetcher`).
+- WeasyPrint may read files of the app's static folder and the images handed
+  to the render in memory (`render:` URLs, `image_url`), and nothing else: no
+  network, no other file, no `data:` URL (`StaticOnlyFetcher`).
 """
 
 from __future__ import annotations
 
 import atexit
-import base64
 import contextlib
 import functools
 import hashlib
@@ -27,7 +26,7 @@ import tempfile
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -60,16 +59,20 @@ def _static_fetcher_class() -> Any:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
-        """Answers file: URLs inside the static folder and data: URLs; refuses everything else."""
+        """Answers file: URLs inside the static folder and the render's own images; refuses everything else."""
 
-        def __init__(self, root: Path) -> None:
-            super().__init__(allowed_protocols=("file", "data"))
+        def __init__(self, root: Path, images: Images) -> None:
+            super().__init__(allowed_protocols=("file",))
             self.root = root
+            self.images = images
 
         def fetch(self, url: str, headers: Any = None) -> Any:
             parts = urlsplit(url)
-            if parts.scheme == "data":  # the document's own images (`data_uri`): no file, no network
-                return super().fetch(url, headers)
+            if parts.scheme == IMAGE_SCHEME:  # the document's own images, in memory (`image_url`)
+                if parts.path not in self.images:
+                    raise ValueError(f"no such image in this render: {url}")
+                mime, data = self.images[parts.path]
+                return URLFetcherResponse(url, data, {"Content-Type": mime})
             if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
                 raise ValueError(f"only the app's static files may be used: {url}")
             path = Path(unquote(parts.path)).resolve()
@@ -82,9 +85,17 @@ def _static_fetcher_class() -> Any:
     return StaticOnlyFetcher
 
 
-def data_uri(mime: str, data: bytes) -> str:
-    """`data` as a `data:` URL, for an image the document carries itself (a chart, a QR code)."""
-    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+# The document's own images (a chart, a QR code), handed to the render in memory: name → (MIME type, bytes).
+Images = Mapping[str, tuple[str, bytes]]
+IMAGE_SCHEME = "render"
+
+
+def image_url(name: str) -> str:
+    """The URL by which a document (or the print stylesheet) names one of the `images` of its render.
+
+    In memory, not a `data:` URL in the text: WeasyPrint's HTML and CSS parsers would walk the base64
+    text character by character (about 1 % of a 10-round sheet)."""
+    return f"{IMAGE_SCHEME}:{name}"
 
 
 class PrintSheet:
@@ -130,18 +141,20 @@ atexit.register(PRINT_SHEETS.free.clear)
 
 
 @contextmanager
-def document(html: str, static_folder: str, stylesheet: str | None = None) -> Iterator[Any]:
+def document(html: str, static_folder: str, stylesheet: str | None = None, images: Images | None = None
+             ) -> Iterator[Any]:
     """The laid-out WeasyPrint document of `html` (pages, then `write_pdf()`), inside the `with` only.
 
     `stylesheet`: a CSS file of the static folder, parsed once per process (`PrintSheet`) and
     applied after the document's own <style>; without it, the document's own styles and fonts only.
+    `images`: the document's own images, which it (and the stylesheet) names by `image_url(name)`.
     """
     # Imported here: WeasyPrint takes a while to import and only this export needs it.
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
     root = Path(static_folder).resolve()
-    fetcher = _static_fetcher_class()(root)
+    fetcher = _static_fetcher_class()(root, images or {})
     page = HTML(string=html, base_url=root.as_uri() + "/", url_fetcher=fetcher)
     if stylesheet is None:
         fonts = FontConfiguration()
@@ -172,15 +185,16 @@ if sys.implementation.name == "cpython":  # a frame's declared stack is what siz
     with_stack_room.__code__ = with_stack_room.__code__.replace(co_stacksize=STACK_ROOM_SLOTS)
 
 
-def html_to_pdf(html: str, static_folder: str, stylesheet: str | None = None) -> bytes:
-    """`html` as PDF bytes; fonts and images from the static folder only (see `document`), laid out
-    with room on the stack (`with_stack_room`)."""
-    return with_stack_room(lambda: pdf_bytes(html, static_folder, stylesheet))
+def html_to_pdf(html: str, static_folder: str, stylesheet: str | None = None, images: Images | None = None
+                ) -> bytes:
+    """`html` as PDF bytes; fonts and images from the static folder and `images` only (see `document`), laid
+    out with room on the stack (`with_stack_room`)."""
+    return with_stack_room(lambda: pdf_bytes(html, static_folder, stylesheet, images))
 
 
-def pdf_bytes(html: str, static_folder: str, stylesheet: str | None = None) -> bytes:
+def pdf_bytes(html: str, static_folder: str, stylesheet: str | None = None, images: Images | None = None) -> bytes:
     """`html` as PDF bytes, laid out on the caller's stack as it is (`html_to_pdf` is the one to use)."""
-    with document(html, static_folder, stylesheet) as laid_out:
+    with document(html, static_folder, stylesheet, images) as laid_out:
         pdf: bytes = laid_out.write_pdf()
     return pdf
 

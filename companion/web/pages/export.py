@@ -9,6 +9,7 @@ cache, or with 304 when the client sends the ETag it got (see `companion.pdf`).
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from datetime import datetime
@@ -31,7 +32,6 @@ from companion.web.present.numbers import minus, signed, zone_key
 from companion.web.present.rules_text import series_rules_lines
 from companion.web.present.scoresheet import Sheet, scoresheet
 from companion.web.present.series_view import (
-    PALETTE,
     Cell,
     SeriesView,
     dispute_text,
@@ -45,8 +45,11 @@ bp.record_once(lambda state: pdf.init_app(state.app))
 
 # Above this many players the columns do not fit an A4 page upright: the sheet turns to landscape.
 PORTRAIT_MAX_PLAYERS = 5
-# The chart's width on the page (static/scoresheet.css: A4 less the 12 mm margins, `.chart` 52 % of it).
-CHART_MM = {False: (210 - 24) * 0.52, True: (297 - 24) * 0.52}
+# The page's width for the rounds table, by orientation (static/scoresheet.css: A4 less the 12 mm margins),
+# the round numbers' column (`col.n`) and the chart's width (`.chart`, 52 % of the page's).
+TABLE_MM = {False: 210 - 24, True: 297 - 24}
+NUMBER_MM = 8
+CHART_MM = {landscape: width * 0.52 for landscape, width in TABLE_MM.items()}
 
 
 NBSP = "\u00a0"
@@ -147,18 +150,48 @@ def print_loss_label(chart: dict[str, Any], chart_mm: float) -> dict[str, str]:
             "left": f"{LABEL_X / chart['width'] * 100:.2f}%", "top": f"{max(top, 0) / chart['width'] * 100:.2f}%"}
 
 
-def chart_src(chart: dict[str, Any]) -> str:
-    """The series page's chart as an SVG image of its own (a `data:` URL), its labels in the sheet's font.
+def chart_svg(chart: dict[str, Any]) -> bytes:
+    """The series page's chart as an SVG image of its own, its labels in the sheet's font.
 
     As an image WeasyPrint reads the SVG with its own small parser and styles it by its own attributes;
     inline in the HTML it was parsed and styled as part of the page (about a tenth of a 10-round sheet)."""
-    svg = render_template("_chart.html", chart=chart, chart_font=SHEET_FONT)
-    return pdf.data_uri("image/svg+xml", svg.encode("utf-8"))
+    return render_template("_chart.html", chart=chart, chart_font=SHEET_FONT).encode("utf-8")
 
 
-# A player's colour in the sheet's table is a class of the print stylesheet (th.c0 …): a style attribute
-# per header cell was parsed in every render.
-COLOUR_CLASSES = {colour: f"c{i}" for i, colour in enumerate(PALETTE)}
+RULE_INK = "#1b1b1b"  # the header's rule under the round numbers (static/scoresheet.css: the text's ink)
+RULE_PX_PER_MM = 10
+
+
+@functools.lru_cache(maxsize=64)
+def header_rule_png(colours: tuple[str, ...], landscape: bool) -> bytes:
+    """The rule under the rounds table's header: black under the round numbers, then each player's chart colour
+    under their name, as one image of the header row's width, RULE_PX_PER_MM pixels to the millimetre and one
+    pixel high (the print stylesheet draws it 2 pt high, unsmoothed: `thead.key tr`).
+
+    One image on the row, not a one-sided border per cell with a class per colour: WeasyPrint draws a one-sided
+    border in pieces, and computes a style of its own for each cell that has a class of its own (together
+    about 3 % of a 10-round sheet). The columns are the table's fixed layout: NUMBER_MM, then equal shares."""
+    from PIL import Image
+
+    width = TABLE_MM[landscape]
+    edges = [round((NUMBER_MM + i * (width - NUMBER_MM) / len(colours)) * RULE_PX_PER_MM)
+             for i in range(len(colours) + 1)]
+    row = bytes.fromhex(RULE_INK[1:]) * edges[0]
+    for colour, start, end in zip(colours, edges, edges[1:], strict=False):
+        row += bytes.fromhex(colour[1:]) * (end - start)
+    out = io.BytesIO()
+    Image.frombytes("RGB", (edges[-1], 1), row).save(out, format="PNG")
+    return out.getvalue()
+
+
+@functools.lru_cache(maxsize=1)
+def rule_png() -> bytes:
+    """One pixel of RULE_INK: the rule over the totals, a strip of their row (`tr.totals`), not a border per cell."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.frombytes("RGB", (1, 1), bytes.fromhex(RULE_INK[1:])).save(out, format="PNG")
+    return out.getvalue()
 
 
 def sheet_context(series: Series) -> dict[str, Any]:
@@ -170,7 +203,13 @@ def sheet_context(series: Series) -> dict[str, Any]:
     footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
     return {
         "view": view,
-        "chart_src": chart_src(print_chart(view.chart)) if view.rounds else "",
+        "images": {
+            "qr.png": ("image/png", qr_png(view_url)),  # static/scoresheet.css: `.qr`
+            "header-rule.png": ("image/png", header_rule_png(tuple(p.colour for p in view.players), landscape)),
+            "rule.png": ("image/png", rule_png()),
+            **({"chart.svg": ("image/svg+xml", chart_svg(print_chart(view.chart)))} if view.rounds else {}),
+        },
+        "chart_src": pdf.image_url("chart.svg"),
         "final": final_standings(series.standings),
         "next_starter": series.standings.next_starter,
         "corrections": corrections(series),
@@ -179,9 +218,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "loss_label": print_loss_label(view.chart, CHART_MM[landscape]) if view.rounds else None,
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
-        "qr_src": pdf.data_uri("image/png", qr_png(view_url)),
         "rows": sheet_rows(view),
-        "colour_class": COLOUR_CLASSES,
         "footer": css_string(footer),
         "page_label": css_string(gettext("Page")),
     }
@@ -200,19 +237,27 @@ SHEET_CSS = "scoresheet.css"  # the sheet's print stylesheet, in the static fold
 SHEET_FONT = "Sheet Sans"  # the font its @font-face rules name
 
 
+def sheet_document(series: Series) -> tuple[str, pdf.Images]:
+    """The scoresheet's HTML for WeasyPrint (styled by `SHEET_CSS`) and the images it names (`pdf.image_url`)."""
+    context = sheet_context(series)
+    return compact(render_template("scoresheet.html", **context)), context["images"]
+
+
 def sheet_html(series: Series) -> str:
-    """The scoresheet's HTML for WeasyPrint (styled by `SHEET_CSS`)."""
-    return compact(render_template("scoresheet.html", **sheet_context(series)))
+    """The scoresheet's HTML alone (its text, for tests)."""
+    return sheet_document(series)[0]
 
 
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
     key = (series.id, series.row.stamp, series.row.updated_at, current_language(), request.host_url, zone_key())
-    return renderer.get_or_render(
-        key,
-        lambda: pdf.html_to_pdf(sheet_html(series), current_app.static_folder or "static", SHEET_CSS),
-    )
+
+    def render() -> bytes:
+        html, images = sheet_document(series)
+        return pdf.html_to_pdf(html, current_app.static_folder or "static", SHEET_CSS, images)
+
+    return renderer.get_or_render(key, render)
 
 
 @bp.get("/series/<series_id>/scoresheet.pdf")

@@ -155,9 +155,9 @@ def stats_pdf(table_id: str) -> Any:
 
     def render() -> bytes:
         html = render_template("table_sheet.html", **table_view(table, numbers), table=table, series=series_rows(table),
-                               view_url=view_url, qr_src=pdf.data_uri("image/png", qr_png(view_url)),
-                               made=tables.today().strftime("%d.%m.%Y"))
-        return pdf.html_to_pdf(compact(html), current_app.static_folder or "static", SHEET_CSS)
+                               view_url=view_url, made=tables.today().strftime("%d.%m.%Y"))
+        return pdf.html_to_pdf(compact(html), current_app.static_folder or "static", SHEET_CSS,
+                               {"qr.png": ("image/png", qr_png(view_url))})  # static/scoresheet.css: `.qr`
 
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]
     key = ("table", table.etag(period), current_language(), request.host_url, zone_key())  # dates of the zone

@@ -9,14 +9,11 @@ from typing import Any
 from flask.testing import FlaskClient
 
 
-def embedded(html: str, mime: str) -> bytes:
-    """The image the sheet carries itself as a `data:` URL of type `mime` (its chart, its QR code)."""
-    import base64
-    import re
-
-    found = re.search(rf'src="data:{re.escape(mime)};base64,([A-Za-z0-9+/=]+)"', html)
-    assert found, f"no {mime} image in the sheet"
-    return base64.b64decode(found.group(1))
+def embedded(context: dict[str, Any], name: str, mime: str) -> bytes:
+    """One of the sheet's own images (its chart, its QR code), handed to the render in memory, of type `mime`."""
+    found_mime, data = context["images"][name]
+    assert found_mime == mime
+    return data
 
 
 def play(client: FlaskClient, series: dict[str, Any]) -> None:
@@ -191,7 +188,7 @@ def test_render_cache_keeps_within_its_bytes(tmp_path: Any) -> None:
 
 def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
     from companion import ROOT
-    from companion.ops.pdf import data_uri, html_to_pdf
+    from companion.ops.pdf import html_to_pdf, image_url
 
     secret = tmp_path / "secret.png"
     secret.write_bytes(b"\\x89PNG not really")
@@ -204,20 +201,21 @@ def test_weasyprint_may_read_only_the_static_files(tmp_path: Any) -> None:
             fetched.append(record.getMessage())
 
     handler = Catch()
-    inline = data_uri("image/svg+xml", b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>')
+    inline = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="
+    own = {"dot.svg": ("image/svg+xml", b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>')}
     logging.getLogger("weasyprint").addHandler(handler)
     try:
         data = html_to_pdf(f'<img src="{secret.as_uri()}"><img src="http://127.0.0.1:9/x.png">'
                            f'<img src="../pyproject.toml"><img src="icons/icon.svg">'
-                           f'<img src="{inline}">'
-                           f'<img src="ftp://127.0.0.1/x.png">', static)
+                           f'<img src="{inline}"><img src="{image_url("dot.svg")}"><img src="{image_url("other.svg")}">'
+                           f'<img src="ftp://127.0.0.1/x.png">', static, images=own)
     finally:
         logging.getLogger("weasyprint").removeHandler(handler)
     assert data.startswith(b"%PDF-")
     refused = " ".join(fetched)
     assert "secret.png" in refused and "127.0.0.1" in refused and "pyproject.toml" in refused
-    assert "ftp://" in refused
-    assert "icon.svg" not in refused and "data:" not in refused  # the document's own inline images are read
+    assert "ftp://" in refused and "data:" in refused and "render:other.svg" in refused  # not one of its images
+    assert "icon.svg" not in refused and "render:dot.svg" not in refused  # a static file, the render's own image
 
 
 def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient, series: dict[str, Any]) -> None:
@@ -233,10 +231,12 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
     assert client.put(f"/api/v1/series/{series['id']}/rounds/1", json=fixed,
                       headers={"Authorization": f"Bearer {series['edit_token']}"}).status_code == 200
     with client.application.test_request_context("/?lang=en"):
-        html = render_template("scoresheet.html", **export.sheet_context(series_service.load(get_db(), series["id"])))
-    chart = embedded(html, "image/svg+xml").decode()  # the page's chart with its loss line, as an image of its own
+        context = export.sheet_context(series_service.load(get_db(), series["id"]))
+        html = render_template("scoresheet.html", **context)
+    chart = embedded(context, "chart.svg", "image/svg+xml").decode()  # the page's chart with its loss line, an image
     assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
-    assert embedded(html, "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow it
+    assert '<img src="render:chart.svg"' in html
+    assert embedded(context, "qr.png", "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow it
     assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
     assert "size: A4 portrait" in html and "counter(pages)" in html
@@ -259,23 +259,28 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     from companion.web.pages import export
 
     with client.application.test_request_context("/?lang=en"):
-        html = export.sheet_html(series_service.load(get_db(), created["id"]))
+        html, images = export.sheet_document(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
     from companion import ROOT
 
-    chart = embedded(html, "image/svg+xml").decode()
+    chart = images["chart.svg"][1].decode()
     assert chart.count("<text") == 1 and 'class="ticks"' in chart  # the round numbers; the loss label is HTML:
     assert '<span class="loss" style="left: 1.18%;' in html and ">loss: over 1000</span>" in html
+    from PIL import Image
+
     from companion.web.present.series_view import PALETTE
 
-    sheet_css = (ROOT / "static" / export.SHEET_CSS).read_text()
+    assert "".join(f"<th>{name}</th>" for name in players) in html
+    rule = Image.open(io.BytesIO(images["header-rule.png"][1]))  # drawn under the header row, as wide as the table:
+    assert rule.size == (export.TABLE_MM[True] * export.RULE_PX_PER_MM, 1)
+    column = (export.TABLE_MM[True] - export.NUMBER_MM) / len(players)
+    assert rule.getpixel((export.NUMBER_MM * export.RULE_PX_PER_MM // 2, 0)) == (0x1B, 0x1B, 0x1B)  # under the #
     for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header
-        colour = PALETTE[i % len(PALETTE)]
-        assert f'<th class="{export.COLOUR_CLASSES[colour]}">{name}</th>' in html
-        assert f"th.{export.COLOUR_CLASSES[colour]} {{ border-bottom-color: {colour}; }}" in sheet_css
+        middle = round((export.NUMBER_MM + (i + 0.5) * column) * export.RULE_PX_PER_MM)
+        assert "#%02x%02x%02x" % rule.getpixel((middle, 0)) == PALETTE[i % len(PALETTE)], name
     from companion.ops import pdf
 
-    with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS) as document:
+    with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS, images) as document:
         assert len(document.pages) >= 2
         for number, page in enumerate(document.pages, 1):  # the table's header row on every page
             texts = _texts(page._page_box)
