@@ -277,7 +277,7 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     assert rule.getpixel((export.NUMBER_MM * export.RULE_PX_PER_MM // 2, 0)) == (0x1B, 0x1B, 0x1B)  # under the #
     for i, name in enumerate(players):  # a player's chart colour underlines their name in the table's header
         middle = round((export.NUMBER_MM + (i + 0.5) * column) * export.RULE_PX_PER_MM)
-        assert "#%02x%02x%02x" % rule.getpixel((middle, 0)) == PALETTE[i % len(PALETTE)], name
+        assert bytes(rule.getpixel((middle, 0))).hex() == PALETTE[i % len(PALETTE)][1:], name
     from companion.ops import pdf
 
     with pdf.document(html, str(ROOT / "static"), export.SHEET_CSS, images) as document:
