@@ -198,6 +198,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
     view_url = public_url("series.show", series_id=series.id)
     created = datetime.fromisoformat(series.row.created_at)
     view = series_view(series)
+    chart = view.chart if view.rounds else None  # a property that builds the chart: once
     names = [p.name for p in view.players]
     landscape = len(names) > PORTRAIT_MAX_PLAYERS
     footer = f"{gettext('One hundred and one')} · {', '.join(names)} · {created.strftime('%d.%m.%Y')}"
@@ -207,7 +208,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
             "qr.png": ("image/png", qr_png(view_url)),  # static/scoresheet.css: `.qr`
             "header-rule.png": ("image/png", header_rule_png(tuple(p.colour for p in view.players), landscape)),
             "rule.png": ("image/png", rule_png()),
-            **({"chart.svg": ("image/svg+xml", chart_svg(print_chart(view.chart)))} if view.rounds else {}),
+            **({"chart.svg": ("image/svg+xml", chart_svg(print_chart(chart)))} if chart else {}),
         },
         "chart_src": pdf.image_url("chart.svg"),
         "final": final_standings(series.standings),
@@ -215,7 +216,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "corrections": corrections(series),
         "rules_lines": series_rules_lines(series),
         "landscape": landscape,
-        "loss_label": print_loss_label(view.chart, CHART_MM[landscape]) if view.rounds else None,
+        "loss_label": print_loss_label(chart, CHART_MM[landscape]) if chart else None,
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
         "rows": sheet_rows(view),
