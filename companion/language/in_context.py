@@ -15,8 +15,8 @@ from collections.abc import Callable
 from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
+from companion.language.restated import nothing_held, summed_up
 from companion.language.spoken_words import (
-    ABSENT,
     CORRECTION_PHRASES,
     HESITATIONS,
     RANK_LETTERS_ALL,
@@ -57,29 +57,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
-    return _vague_by_place(_asked_back(_either(_nothing_held(out))))
-
-
-_NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
-
-
-def _nothing_held(toks: list[Tok]) -> list[Tok]:
-    """«у Валика ничего нет», «ничего не досталось кроме десятки», «ничего не осталось»: a hand said by what it
-    lacks. The «нет», «не» after «ничего» (hesitations aside) negate the «ничего», not a card said before: no
-    correction; the cards after «кроме» are the hand («кроме» carries nothing)."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        if fold(tok.text) not in _NOTHING:
-            continue
-        at = next((i for i in range(k + 1, len(toks)) if fold(toks[i].text) not in HESITATIONS), None)
-        if at is None:
-            continue
-        nxt = toks[at + 1] if at + 1 < len(toks) else None
-        if toks[at].kind == "correct" and fold(toks[at].text) in ABSENT:  # «ничего нет»
-            out[at] = Tok("filler", toks[at].text)
-        elif toks[at].kind == "not" and (nxt is None or nxt.kind not in _CARD_WORDS):  # «ничего не досталось»
-            out[at] = Tok("filler", toks[at].text)
-    return out
+    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
@@ -304,8 +282,16 @@ def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             scribe = nxt is not None and nxt.kind == "filler" and any(
                 fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(nxt.text)))
-            out[k] = Tok("filler", tok.text) if sorry or scribe else Tok("stranger", tok.text)
+            out[k] = Tok("filler", tok.text) if sorry or scribe or _talks_over(toks, k) else Tok("stranger", tok.text)
     return out
+
+
+def _talks_over(toks: list[Tok], k: int) -> bool:
+    """«да тяну я, тяну»: a player's own words while the scribe dictates; a draw verb next to «я» with nothing
+    counted after it says nothing of a hand («я взяла две» is the speaker's draw: asked)."""
+    near = [j for j in (k - 1, k + 1) if 0 <= j < len(toks) and toks[j].kind == "draw"]
+    after = toks[max(near) + 1] if near and max(near) + 1 < len(toks) else None
+    return bool(near) and (after is None or after.kind not in ("number", "count", "rank", "card"))
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})

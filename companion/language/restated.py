@@ -1,0 +1,94 @@
+"""Hands said again after talk, and hands said by what they lack (issue 21): token rewrites before the reading.
+
+«у Матвея восьмёрка и девятка, да не девятка, десятка, говорит, ну значит восьмёрка и десятка»: somebody talked
+over the scribe, then the hand was summed up; what was said last, in full, is the hand. «у Валика ничего нет»,
+«ничего не досталось, кроме десятки»: the «нет», «не» negate the «ничего», not a card said before.
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import Rank, fold
+from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
+
+_NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
+_CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
+
+
+def nothing_held(toks: list[Tok]) -> list[Tok]:
+    """«у Валика ничего нет», «ничего не досталось кроме десятки», «ничего не осталось»: a hand said by what it
+    lacks. The «нет», «не» after «ничего» (hesitations aside) negate the «ничего», not a card said before: no
+    correction; the cards after «кроме» are the hand («кроме» carries nothing)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if fold(tok.text) not in _NOTHING:
+            continue
+        at = next((i for i in range(k + 1, len(toks)) if fold(toks[i].text) not in HESITATIONS), None)
+        if at is None:
+            continue
+        nxt = toks[at + 1] if at + 1 < len(toks) else None
+        if toks[at].kind == "correct" and fold(toks[at].text) in ABSENT:  # «ничего нет»
+            out[at] = Tok("filler", toks[at].text)
+        elif toks[at].kind == "not" and (nxt is None or nxt.kind not in _CARD_WORDS):  # «ничего не досталось»
+            out[at] = Tok("filler", toks[at].text)
+    return out
+
+
+# Words that sum a hand up after talk: «ну», «значит», «короче», «в общем», «итак».
+_SUM_UP = frozenset({"ну", "значит", "короче", "итак", "общем", "словом"})
+_TALK = frozenset({"говорит", "говорят", "сказал", "сказала", "кричит"})  # somebody talking over the scribe
+_HAND_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "draw", "play"})
+_BEFORE_NAME = frozenset({"у", "а", "и", ",", "and"})
+_RUN = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter", "and", "pause"})
+
+
+def summed_up(toks: list[Tok]) -> list[Tok]:
+    """«у Инны дама червей и пиковая дама, она говорит не пиковая а трефовая, ну дама червей и дама треф»: after a
+    correction or somebody talking over, in the same hand, a word that sums up («ну», «значит») and then two cards
+    or more up to the next name or the end, every rank of them said before in that hand, is the hand said again in
+    full: what was said before it in that hand carries nothing. Anything else (a card not said before: «нет, туз,
+    ну, дама» adds the queen) is read as before."""
+    out = list(toks)
+    start = 0
+    for k, tok in enumerate(toks + [Tok("end", "")]):
+        if tok.kind not in _HAND_ENDS:
+            continue
+        if k > start:
+            _sum_up_hand(toks, out, start, k)
+        start = k + 1
+    return out
+
+
+def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
+    """The hand said between `start` and `end` (no name, end or verb inside): rewrite it in `out` if it is summed
+    up at its end."""
+    while end > start and toks[end - 1].kind in ("filler", "and", "pause") and fold(toks[end - 1].text) in _BEFORE_NAME:
+        end -= 1  # «… восьмёрка и десятка, а у Леси»
+    run = end
+    while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP):
+        run -= 1
+    if run <= start or fold(toks[run - 1].text) not in _SUM_UP:
+        return
+    marker = run - 1
+    while marker > start and fold(toks[marker - 1].text) in _SUM_UP | {"в"}:
+        marker -= 1
+    said = toks[start:marker]
+    corrected = any(t.kind in ("correct", "not") or fold(t.text) in _TALK for t in said)
+    again = _ranks(toks[run:end])
+    if not corrected or len(again) < 2 or not set(again) <= set(_ranks(said)):
+        return
+    for i in range(start, run):
+        if toks[i].kind != "filler":
+            out[i] = Tok("filler", toks[i].text)
+
+
+def _ranks(toks: list[Tok]) -> list[Rank]:
+    """The ranks of the cards said, one per card («две дамы»: two queens)."""
+    ranks: list[Rank] = []
+    count = 1
+    for tok in toks:
+        if tok.kind == "count":
+            count = tok.count or 1
+        elif tok.kind in ("rank", "card") and tok.rank is not None:
+            ranks += [tok.rank] * count
+            count = 1
+    return ranks
