@@ -33,6 +33,8 @@ _FORGOT = frozenset({"забыл", "забыла", "забыли", "запамя
 _NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
                        "имеет", "держит", "лежит"})
 _WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
+_ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
+_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э"})  # «а вторая»
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -227,7 +229,10 @@ class Corrections:
         last = self.last
         if not said or said[0] not in _WHICH or last is None or last.dropped or None not in last.suits:
             return False
-        if (last.owner, last.stranger) != (self.current, self.stranger):
+        if (last.owner, last.stranger) != (self.current, self.stranger) or last.said_at < 0:
+            return False
+        between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
+        if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
             return False
         for i in range(j + 1, min(j + 4, len(self.toks))):
             if fold(self.toks[i].text) in (*_WHICH, "масти", "масть") or self.toks[i].kind == "pause":

@@ -7,6 +7,8 @@ over the scribe, then the hand was summed up; what was said last, in full, is th
 
 from __future__ import annotations
 
+from collections import Counter
+
 from companion.core.cards import Rank, fold
 from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
@@ -66,15 +68,19 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     run = end
     while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP):
         run -= 1
-    if run <= start or fold(toks[run - 1].text) not in _SUM_UP:
+    if run <= start or fold(toks[run - 1].text) not in _SUM_UP | _TALK:
         return
     marker = run - 1
-    while marker > start and fold(toks[marker - 1].text) in _SUM_UP | {"в"}:
+    while marker > start and fold(toks[marker - 1].text) in _SUM_UP | _TALK | {"в", "она", "он", "они"}:
         marker -= 1
     said = toks[start:marker]
-    corrected = any(t.kind in ("correct", "not") or fold(t.text) in _TALK for t in said)
-    again = _ranks(toks[run:end])
-    if not corrected or len(again) < 2 or not set(again) <= set(_ranks(said)):
+    corrected = any(t.kind in ("correct", "not") or fold(t.text) in _TALK for t in toks[start:run])
+    again, before = _ranks(toks[run:end]), _ranks(said)
+    if len(again) < 2 or not set(again) <= set(before):
+        return
+    if not corrected:  # «восьмёрка и девятка, ну, восьмёрка и девятка»: said again, or four cards? asked
+        if Counter(again) == Counter(before):
+            out[run - 1] = Tok("hedge", toks[run - 1].text)
         return
     for i in range(start, run):
         if toks[i].kind != "filler":
