@@ -28,9 +28,9 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
         if at is None:
             continue
         nxt = toks[at + 1] if at + 1 < len(toks) else None
-        if toks[at].kind == "correct" and fold(toks[at].text) in ABSENT:  # «ничего нет»
-            out[at] = Tok("filler", toks[at].text)
-        elif toks[at].kind == "not" and (nxt is None or nxt.kind not in _CARD_WORDS):  # «ничего не досталось»
+        absent = toks[at].kind == "correct" and fold(toks[at].text) in ABSENT  # «ничего нет»
+        negated = toks[at].kind == "not" and (nxt is None or nxt.kind not in _CARD_WORDS)  # «ничего не досталось»
+        if absent or negated:
             out[at] = Tok("filler", toks[at].text)
     return out
 
