@@ -39,6 +39,7 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
 _SUM_UP = frozenset({"ну", "значит", "короче", "итак", "общем", "словом"})
 _TALK = frozenset({"говорит", "говорят", "сказал", "сказала", "кричит"})  # somebody talking over the scribe
 _HAND_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "draw", "play"})
+_MORE = frozenset({"и", "ещё", "еще", "плюс", "and"})
 _BEFORE_NAME = frozenset({"у", "а", "и", ",", "and"})
 _RUN = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter", "and", "pause"})
 
@@ -66,25 +67,50 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     while end > start and toks[end - 1].kind in ("filler", "and", "pause") and fold(toks[end - 1].text) in _BEFORE_NAME:
         end -= 1  # «… восьмёрка и десятка, а у Леси»
     run = end
-    while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP):
+    while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP
+                           or _inside_card(toks, run - 1, start)):
         run -= 1
     if run <= start or fold(toks[run - 1].text) not in _SUM_UP | _TALK:
         return
     marker = run - 1
-    while marker > start and fold(toks[marker - 1].text) in _SUM_UP | _TALK | {"в", "она", "он", "они"}:
+    while marker > start and (fold(toks[marker - 1].text) in _SUM_UP | _TALK | {"в", "она", "он", "они"}
+                              or toks[marker - 1].kind == "pause"):
         marker -= 1
-    said = toks[start:marker]
     corrected = any(t.kind in ("correct", "not") or fold(t.text) in _TALK for t in toks[start:run])
-    again, before = _ranks(toks[run:end]), _ranks(said)
-    if len(again) < 2 or not set(again) <= set(before):
-        return
-    if not corrected:  # «восьмёрка и девятка, ну, восьмёрка и девятка»: said again, or four cards? asked
-        if Counter(again) == Counter(before):
-            out[run - 1] = Tok("hedge", toks[run - 1].text)
-        return
-    for i in range(start, run):
-        if toks[i].kind != "filler":
-            out[i] = Tok("filler", toks[i].text)
+    again, before = _ranks(toks[run:end]), _ranks(toks[start:marker])
+    confirmed = fold(toks[run - 1].text) in _SUM_UP  # «ну», «значит» right before the cards: the scribe sums up
+    if marker > start and fold(toks[marker - 1].text) in _MORE:
+        return  # «король и, ну, туз»: one more card
+    if corrected and confirmed and again and set(again) <= set(before):
+        for i in range(start, run):
+            if toks[i].kind != "filler":
+                out[i] = Tok("filler", toks[i].text)
+    elif _unsure(again, before, corrected, confirmed):
+        out[run - 1] = Tok("hedge", toks[run - 1].text)
+
+
+def _inside_card(toks: list[Tok], k: int, start: int) -> bool:
+    """«два, ну, туза», «восьмёрка, ну, и десятка»: a hesitation inside a card or before «и», no summing up."""
+    if fold(toks[k].text) not in HESITATIONS or k <= start or k + 1 >= len(toks):
+        return False
+    after = toks[k + 2] if k + 2 < len(toks) else None
+    own_suit = toks[k + 1].suit is not None or (after is not None and after.kind in ("suit-after", "suit-letter"))
+    suit_waits = toks[k - 1].kind == "suit-before" and not own_suit  # «пиковая, ну, дама» (not «…, ну, дама червей»)
+    return toks[k - 1].kind in ("count", "number") or suit_waits or toks[k + 1].kind == "and"
+
+
+def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: bool) -> bool:
+    """Cards said after a sum-up or talk word that may be the hand said again or more cards: asked. «туз, нет,
+    король, значит, туз и дама» (the ace again: the hand summed up, or one more card?); «дама червей, говорит, дама
+    пик» (somebody says otherwise, the scribe does not sum up); «восьмёрка и девятка, ну, восьмёрка и девятка (и
+    туз)» (said again, or more cards?). Cards of other ranks only add to the hand, as before."""
+    if not again or not before:
+        return False
+    if not confirmed:
+        return set(again) <= set(before)
+    if corrected:
+        return bool(set(again) & set(before))
+    return not Counter(before) - Counter(again)
 
 
 def _ranks(toks: list[Tok]) -> list[Rank]:
