@@ -39,6 +39,7 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
 _SUM_UP = frozenset({"ну", "значит", "короче", "итак", "общем", "словом"})
 _TALK = frozenset({"говорит", "говорят", "сказал", "сказала", "кричит"})  # somebody talking over the scribe
 _HAND_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "draw", "play"})
+_PREPOSITIONS = frozenset({"на", "с", "со", "у", "в", "к", "по"})
 _MORE = frozenset({"и", "ещё", "еще", "плюс", "and"})
 _BEFORE_NAME = frozenset({"у", "а", "и", ",", "and"})
 _RUN = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter", "and", "pause"})
@@ -51,13 +52,13 @@ def summed_up(toks: list[Tok]) -> list[Tok]:
     full: what was said before it in that hand carries nothing. Anything else (a card not said before: «нет, туз,
     ну, дама» adds the queen) is read as before."""
     out = list(toks)
-    start = 0
+    start, named = 0, False
     for k, tok in enumerate(toks + [Tok("end", "")]):
         if tok.kind not in _HAND_ENDS:
             continue
-        if k > start:
+        if named and k > start:  # a hand said after its player's name (not a finishing card after «вышла»)
             _sum_up_hand(toks, out, start, k)
-        start = k + 1
+        start, named = k + 1, tok.kind == "player"
     return out
 
 
@@ -85,7 +86,8 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
         for i in range(start, run):
             if toks[i].kind != "filler":
                 out[i] = Tok("filler", toks[i].text)
-    elif _unsure(again, before, corrected, confirmed):
+    elif _unsure(again, before, corrected, confirmed) and not (
+            not corrected and any(t.kind == "count" for t in toks[run:end])):  # «туз и туз, ну, два туза»: a sum
         out[run - 1] = Tok("hedge", toks[run - 1].text)
 
 
@@ -96,7 +98,8 @@ def _inside_card(toks: list[Tok], k: int, start: int) -> bool:
     after = toks[k + 2] if k + 2 < len(toks) else None
     own_suit = toks[k + 1].suit is not None or (after is not None and after.kind in ("suit-after", "suit-letter"))
     suit_waits = toks[k - 1].kind == "suit-before" and not own_suit  # «пиковая, ну, дама» (not «…, ну, дама червей»)
-    return toks[k - 1].kind in ("count", "number") or suit_waits or toks[k + 1].kind == "and"
+    governs = fold(toks[k - 1].text) in _PREPOSITIONS  # «на, ну, даме»
+    return toks[k - 1].kind in ("count", "number") or suit_waits or governs or toks[k + 1].kind == "and"
 
 
 def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: bool) -> bool:
