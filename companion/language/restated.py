@@ -13,13 +13,16 @@ from companion.core.cards import Rank, fold
 from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
-_CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
+# «ничего не досталось», «ничего не осталось»: what a hand holds («ничего не помню» is not about the hand: asked)
+_HELD = frozenset({"досталось", "досталась", "достался", "достались", "осталось", "осталась", "остался", "остались",
+                   "оставалось", "было", "был", "была", "были", "имеет", "держит", "лежит", "пришло", "перепало"})
 
 
 def nothing_held(toks: list[Tok]) -> list[Tok]:
     """«у Валика ничего нет», «ничего не досталось кроме десятки», «ничего не осталось»: a hand said by what it
-    lacks. The «нет», «не» after «ничего» (hesitations aside) negate the «ничего», not a card said before: no
-    correction; the cards after «кроме» are the hand («кроме» carries nothing)."""
+    lacks. The «нет», «не» + a verb of holding after «ничего» (hesitations aside) negate the «ничего», not a card
+    said before: no correction; the cards after «кроме» are the hand («кроме» carries nothing). «ничего не помню» is
+    read as before (the hand is asked)."""
     out = list(toks)
     for k, tok in enumerate(toks):
         if fold(tok.text) not in _NOTHING:
@@ -29,7 +32,7 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
             continue
         nxt = toks[at + 1] if at + 1 < len(toks) else None
         absent = toks[at].kind == "correct" and fold(toks[at].text) in ABSENT  # «ничего нет»
-        negated = toks[at].kind == "not" and (nxt is None or nxt.kind not in _CARD_WORDS)  # «ничего не досталось»
+        negated = toks[at].kind == "not" and nxt is not None and fold(nxt.text) in _HELD  # «ничего не досталось»
         if absent or negated:
             out[at] = Tok("filler", toks[at].text)
     return out

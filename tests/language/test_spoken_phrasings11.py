@@ -83,6 +83,8 @@ def test_a_hand_said_by_what_it_lacks() -> None:
     assert "Борис" not in r.hands and not r.exact
     r = read("у бори туз, нет, ничего")
     assert not r.exact
+    r = read("у бори туз, ничего не помню больше")  # the hand not remembered: asked, as before
+    assert "Борис" not in r.hands and not r.exact
 
 
 def test_a_short_pet_name_with_a_soft_diminutive() -> None:
