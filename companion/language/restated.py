@@ -50,10 +50,10 @@ _RUN = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-le
 
 def summed_up(toks: list[Tok]) -> list[Tok]:
     """«у Инны дама червей и пиковая дама, она говорит не пиковая а трефовая, ну дама червей и дама треф»: after a
-    correction or somebody talking over, in the same hand, a word that sums up («ну», «значит») and then two cards
-    or more up to the next name or the end, every rank of them said before in that hand, is the hand said again in
-    full: what was said before it in that hand carries nothing. Anything else (a card not said before: «нет, туз,
-    ну, дама» adds the queen) is read as before."""
+    correction or somebody talking over, in a hand said after its player's name, a word that sums up («ну»,
+    «значит») and then the last cards of the hand, every rank of them said before in that hand, is the hand said
+    again in full: what was said before it in that hand carries nothing. Where that is not sure, asked (`_unsure`);
+    cards of ranks not said before («нет, туз, ну, дама» adds the queen) are read as before."""
     out = list(toks)
     start, named = 0, False
     for k, tok in enumerate(toks + [Tok("end", "")]):
@@ -89,8 +89,7 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
         for i in range(start, run):
             if toks[i].kind != "filler":
                 out[i] = Tok("filler", toks[i].text)
-    elif _unsure(again, before, corrected, confirmed) and not (
-            not corrected and any(t.kind == "count" for t in toks[run:end])):  # «туз и туз, ну, два туза»: a sum
+    elif _unsure(again, before, corrected, confirmed, any(t.kind == "count" for t in toks[run:end])):
         out[run - 1] = Tok("hedge", toks[run - 1].text)
 
 
@@ -105,18 +104,19 @@ def _inside_card(toks: list[Tok], k: int, start: int) -> bool:
     return toks[k - 1].kind in ("count", "number") or suit_waits or governs or toks[k + 1].kind == "and"
 
 
-def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: bool) -> bool:
+def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: bool, counted: bool) -> bool:
     """Cards said after a sum-up or talk word that may be the hand said again or more cards: asked. «туз, нет,
     король, значит, туз и дама» (the ace again: the hand summed up, or one more card?); «дама червей, говорит, дама
     пик» (somebody says otherwise, the scribe does not sum up); «восьмёрка и девятка, ну, восьмёрка и девятка (и
-    туз)» (said again, or more cards?). Cards of other ranks only add to the hand, as before."""
+    туз)» (said again, or more cards?). Cards of other ranks only add to the hand, as before; a count after the
+    same cards sums them up, as before («туз и туз, ну, два туза»)."""
     if not again or not before:
         return False
     if not confirmed:
         return set(again) <= set(before)
     if corrected:
         return bool(set(again) & set(before))
-    return not Counter(before) - Counter(again)
+    return not counted and not Counter(before) - Counter(again)
 
 
 def _ranks(toks: list[Tok]) -> list[Rank]:
