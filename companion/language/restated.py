@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.core.cards import Rank, fold
+from companion.core.cards import Rank, Suit, fold
 from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
 
 _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
@@ -85,7 +85,7 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     confirmed = fold(toks[run - 1].text) in _SUM_UP  # «ну», «значит» right before the cards: the scribe sums up
     if marker > start and fold(toks[marker - 1].text) in _MORE:
         return  # «король и, ну, туз»: one more card
-    if corrected and confirmed and again and set(again) <= set(before):
+    if corrected and confirmed and again and set(again) <= set(before) and _restates(toks[start:marker], toks[run:end]):
         for i in range(start, run):
             if toks[i].kind != "filler":
                 out[i] = Tok("filler", toks[i].text)
@@ -112,11 +112,37 @@ def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: b
     same cards sums them up, as before («туз и туз, ну, два туза»)."""
     if not again or not before:
         return False
-    if not confirmed:
-        return set(again) <= set(before)
+    if not confirmed:  # «…, он говорит, десятка и восьмёрка»: what somebody says, and the scribe does not sum up
+        return True
     if corrected:
         return bool(set(again) & set(before))
     return not counted and not Counter(before) - Counter(again)
+
+
+def _restates(said: list[Tok], again: list[Tok]) -> bool:
+    """The cards said again keep what the last correction put in («не девятка, десятка, …, ну, восьмёрка и
+    десятка»: the ten), and the suits said («туз червей, нет, бубей, ну, туз» loses the suit: asked)."""
+    last = max((i for i, t in enumerate(said) if t.kind in ("correct", "not") or fold(t.text) in _TALK), default=-1)
+    put_in = _ranks(said[last + 1 :])
+    if last >= 0 and said[last].kind == "not":
+        put_in = put_in[1:]  # «не девятка»: the card that was wrong
+    suited = {rank for rank, suit in _cards(said) if suit is not None}
+    cards = _cards(again)
+    return set(put_in) <= {rank for rank, _ in cards} and not any(s is None and r in suited for r, s in cards)
+
+
+def _cards(toks: list[Tok]) -> list[tuple[Rank, Suit | None]]:
+    """Each rank said with the suit said right with it, if any («дама червей», «пиковая дама», «Q♥»)."""
+    cards: list[tuple[Rank, Suit | None]] = []
+    for k, tok in enumerate(toks):
+        if tok.kind not in ("rank", "card") or tok.rank is None:
+            continue
+        before = toks[k - 1] if k > 0 else None
+        after = toks[k + 1] if k + 1 < len(toks) else None
+        suit = tok.suit or (after.suit if after is not None and after.kind in ("suit-after", "suit-letter") else None)
+        suit = suit or (before.suit if before is not None and before.kind == "suit-before" else None)
+        cards.append((tok.rank, suit))
+    return cards
 
 
 def _ranks(toks: list[Tok]) -> list[Rank]:

@@ -46,7 +46,10 @@ def test_cards_said_again_that_may_be_more_cards_are_asked() -> None:
                  "у бори туз и король ну туз и король и дама",  # said again and a queen, or five cards?
                  "у бори туз, нет, король, значит, туз и дама",  # the hand summed up, or one more ace?
                  "у бори туз и король, она говорит туз и король",  # somebody says it; the scribe does not sum up
-                 "у бори дама червей говорит дама пик"):  # somebody says otherwise
+                 "у бори дама червей говорит дама пик",  # somebody says otherwise
+                 "у бори десятка и девятка, ну, он говорит, десятка и восьмёрка",  # …and the scribe does not sum up
+                 "у бори туз нет король ну туз",  # the ace again, without the king the correction put in
+                 "у бори туз червей нет бубей ну туз"):  # said again without the suit said
         r = read(said)
         assert "Борис" not in r.hands and not r.exact, said
 
