@@ -290,8 +290,8 @@ def _talks_over(toks: list[Tok], k: int) -> bool:
     """«да тяну я, тяну»: a player's own words while the scribe dictates; a draw verb next to «я» with nothing
     counted after it says nothing of a hand («я взяла две» is the speaker's draw: asked)."""
     near = [j for j in (k - 1, k + 1) if 0 <= j < len(toks) and toks[j].kind == "draw"]
-    after = toks[max(near) + 1] if near and max(near) + 1 < len(toks) else None
-    return bool(near) and (after is None or after.kind not in ("number", "count", "rank", "card"))
+    counted = [t for j in near for t in toks[j + 1 : j + 3] if t.kind in ("number", "count", "rank", "card")]
+    return bool(near) and not counted  # «тянул я две»: counted
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})
