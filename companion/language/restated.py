@@ -75,6 +75,7 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
                            or _inside_card(toks, run - 1, start)):
         run -= 1
     if run <= start or fold(toks[run - 1].text) not in _SUM_UP | _TALK:
+        _doubled(toks, out, start, end)
         return
     marker = run - 1
     while marker > start and (fold(toks[marker - 1].text) in _SUM_UP | _TALK | {"в", "она", "он", "они"}
@@ -91,6 +92,20 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
                 out[i] = Tok("filler", toks[i].text)
     elif _unsure(again, before, corrected, confirmed, any(t.kind == "count" for t in toks[run:end])):
         out[run - 1] = Tok("hedge", toks[run - 1].text)
+
+
+def _doubled(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
+    """«у Бори туз и король туз и король», «туз, король и дама, король и дама»: two cards or more said twice in a row
+    in a hand, the same in the same order: said again, or as many more? asked (the hand is not given)."""
+    at = [k for k in range(start, end) if toks[k].kind in ("rank", "card")]
+    if len(at) < 4 or any(t.kind == "count" for t in toks[start:end]):
+        return
+    cards = _cards(toks[start:end])
+    for n in range(2, len(cards) // 2 + 1):
+        twice = next((i for i in range(len(cards) - 2 * n + 1) if cards[i : i + n] == cards[i + n : i + 2 * n]), None)
+        if twice is not None:
+            out[at[twice + n]] = Tok("hedge", toks[at[twice + n]].text)
+            return
 
 
 def _inside_card(toks: list[Tok], k: int, start: int) -> bool:

@@ -49,7 +49,9 @@ def test_cards_said_again_that_may_be_more_cards_are_asked() -> None:
                  "у бори дама червей говорит дама пик",  # somebody says otherwise
                  "у бори десятка и девятка, ну, он говорит, десятка и восьмёрка",  # …and the scribe does not sum up
                  "у бори туз нет король ну туз",  # the ace again, without the king the correction put in
-                 "у бори туз червей нет бубей ну туз"):  # said again without the suit said
+                 "у бори туз червей нет бубей ну туз",  # said again without the suit said
+                 "у бори туз и король туз и король",  # the whole hand twice over, nothing between
+                 "у бори туз, король и дама, король и дама"):  # a part of it twice
         r = read(said)
         assert "Борис" not in r.hands and not r.exact, said
 
