@@ -111,6 +111,16 @@ def idle_draft_poll(db: sqlite_utils.Database, series_id: str, _req: Request) ->
     return None if series is None else draft_validator(seats.draft(db, series))
 
 
+def shared_draft_slot(series_id: str, _validator: Validator, req: Request) -> tuple[str, ...]:
+    """Where the idle-poll layer keeps the draft's 200 answer for every process (`shared_answers`): every hand,
+    save and confirmation changes the draft for every phone of the table, and each then fetches it.
+
+    The answer is the same for every request holding the same ETag: public, read from the stored rows the ETag
+    is made of (the round, the series' stamp, every draft row), no cookie read or set, no URL in it; only gzip
+    (`shell.compress`) differs by request. The full ETag is kept with the answer, so a change is a miss."""
+    return ("seats_api.get_draft", series_id, "gzip" if "gzip" in req.headers.get("Accept-Encoding", "") else "")
+
+
 @bp.get("/series/<series_id>/draft")
 def get_draft(series_id: str) -> Response:
     found = seats.draft(get_db(), load_series(series_id))
