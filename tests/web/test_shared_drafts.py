@@ -134,6 +134,11 @@ def test_every_change_makes_the_kept_draft_a_miss(table: tuple[Flask, Flask, dic
         else:
             assert layer(first).replayed == replayed, what  # a miss: made again
             assert dict(got[1])["ETag"] != dict(last[1])["ETag"] and got[2] != last[2], what
+        # a phone of the other process holding the draft as it was: a 304 only if the draft did not change
+        holding = {**asked, "If-None-Match": dict(last[1])["ETag"]}
+        status = answer(second, other, url, caplog, holding)[0]
+        assert status == (304 if what == "a seat link renewed" else 200), what
+        assert flask_alone(second, other, url, caplog, holding)[0] == status
         last = got
     final = json.loads(last[2])
     assert final["round"] == 2 and list(final["hands"]) == ["Борис"] and "Дима" not in final["hands"]
