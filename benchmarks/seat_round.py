@@ -16,7 +16,10 @@ phone polling from its own moment. Two ways of being a seat:
   is being entered);
 - `forms`: what seat.js did before (and what a phone without JavaScript does, bar the polls): «Send» and
   «Right» are form posts answered 303 and followed by the whole seat page, a save fetches the whole seat
-  page, a moved version the live part; every poll 1 s while a round is entered.
+  page, a moved version the live part; every poll 1 s while a round is entered;
+- `watch`: the reference, a table of three phones without seats (`load.py` without `--seats`): the
+  scorekeeper saves every 30 s with typed points, and it and two watching phones poll the standings
+  fragment every 4 s.
 
 `--root` runs the same model against another checkout (e.g. `git worktree add /tmp/before <commit>`), so
 the code before a change can be measured by the same script; only `forms` works against code older than
@@ -88,7 +91,12 @@ class Table:
                   editor.get(f"/api/v1/series/{self.id}/seats", headers=self.auth).get_json()["seats"]}
         self.editor = editor
         self.seats = {}
-        for player, token in tokens.items():
+        self.readers: dict[str, dict[str, Any]] = {}
+        for player in PLAYERS[1:] if model == "watch" else []:  # a watching phone opened the series page
+            phone = app.test_client()
+            phone.get(f"/series/{self.id}")
+            self.readers[player] = {"client": phone, "etag": None}
+        for player, token in tokens.items() if model != "watch" else []:
             phone = app.test_client()
             page = phone.get(f"/series/{self.id}/seat/open?token={token}", follow_redirects=True)
             self.seats[player] = {"client": phone, "etag": None, "round": 0, "version": self.live_version(page),
@@ -180,8 +188,17 @@ class Table:
                 "HX-Request": "true", "HX-Boosted": "true"}), 200)
             seat["live_etag"] = self.live_etag(page)
 
+    def reader_poll(self, player: str) -> float:
+        reader = self.readers[player]
+        headers = {"HX-Request": "true", "HX-Target": "live",
+                   **({"If-None-Match": reader["etag"]} if reader["etag"] else {})}
+        answer = self.request("reader poll", lambda: reader["client"].get(f"/series/{self.id}", headers=headers),
+                              200, 304)
+        reader["etag"] = answer.headers.get("ETag") or reader["etag"]
+        return IDLE
+
     def editor_poll(self, now: float, save_at: float) -> float:
-        if now < save_at - ENTRY:  # the standings page, as every watching phone
+        if now < save_at - ENTRY or self.model == "watch":  # the standings page, as every watching phone
             headers = {"HX-Request": "true", "HX-Target": "live",
                        **({"If-None-Match": self.standings_etag} if self.standings_etag else {})}
             answer = self.request("standings poll", lambda: self.editor.get(f"/series/{self.id}", headers=headers),
@@ -198,7 +215,11 @@ class Table:
 
     def save(self) -> None:
         self.k += 1
-        body = {"winner": PLAYERS[self.k % 3], "finishing_card": "9h", "hands": "draft"}
+        winner = PLAYERS[self.k % 3]
+        others = [p for p in PLAYERS if p != winner]
+        body: dict[str, Any] = {"winner": winner, "finishing_card": "9h", "hands": "draft"}
+        if self.model == "watch":
+            body = {"winner": winner, "finishing_card": "9h", "typed_points": {others[0]: 1, others[1]: 2}}
         self.request("save", lambda: self.editor.post(f"/api/v1/series/{self.id}/rounds", json=body,
                                                       headers=self.auth), 201)
         self.hands_missing = True
@@ -215,11 +236,11 @@ class Table:
             heapq.heappush(events, (when, seq, what, who))
 
         for i, player in enumerate(PLAYERS):
-            at(0.4 + 1.3 * i, "seat poll", player)
+            at(0.4 + 1.3 * i, "reader poll" if self.model == "watch" else "seat poll", player)
         at(0.7, "editor poll")
         for r in range(1, rounds + 1):
             at(ROUND * r, "save")
-            for player in PLAYERS:
+            for player in PLAYERS if self.model != "watch" else []:
                 at(ROUND * r - SEND_BEFORE[player], "send", player)
                 at(ROUND * r + CONFIRM_AFTER[player], "confirm", player)
         end = ROUND * rounds + ENTRY
@@ -230,6 +251,8 @@ class Table:
             self.counting = now >= ENTRY
             if what == "seat poll":
                 at(now + self.seat_poll(who), "seat poll", who)
+            elif what == "reader poll" and who in self.readers:
+                at(now + self.reader_poll(who), "reader poll", who)
             elif what == "editor poll":
                 save_at = ROUND * (int(now // ROUND) + 1)
                 wait = self.editor_poll(now, save_at)
@@ -258,7 +281,7 @@ def run_once(model: str, tables: int, rounds: int) -> dict[str, list[tuple[float
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", choices=["js", "forms"], default="js")
+    parser.add_argument("--model", choices=["js", "forms", "watch"], default="js")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose app is measured")
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="rounds per table (each 30 s of virtual time)")
