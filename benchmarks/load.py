@@ -230,7 +230,9 @@ def report(args: argparse.Namespace, n: int, phones: int, driver: Any, wall: flo
           f"{load_share * 10 / max(1.0, rate):>11.2f}", flush=True)
     if args.by_kind:  # p50/p95/p99 of every kind of request the phones made in this step
         for (method, name), figures in sorted(kinds.items(), key=lambda item: (item[0][1], item[0][0])):
-            print(f"       {method} {name}: {figures.requests / wall:.1f}/s, p50/p95/p99 {pct(figures)} ms"
+            answers = ", ".join(f"{status}: {count}" for (m, k, status), count in sorted(driver.statuses.items())
+                                if (m, k) == (method, name))
+            print(f"       {method} {name}: {figures.requests / wall:.1f}/s, p50/p95/p99 {pct(figures)} ms ({answers})"
                   f"{f', {figures.failures} failed' if figures.failures else ''}")
     for count, method, name, message in errors[:3]:
         print(f"       {count} × {method} {name}: {message}")

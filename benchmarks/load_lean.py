@@ -174,6 +174,7 @@ class LeanDriver:
         self.started = 0
         self.times: dict[tuple[str, str], list[float]] = {}
         self.failures: Counter[tuple[str, str, str]] = Counter()
+        self.statuses: Counter[tuple[str, str, int]] = Counter()  # (method, kind, status) → answers
         self.tasks.append(self.loop.create_task(self.sweep()))
 
     def start(self, phones: list[Phone]) -> None:
@@ -191,6 +192,7 @@ class LeanDriver:
     def reset(self) -> None:
         self.times.clear()
         self.failures.clear()
+        self.statuses.clear()
 
     def summary(self) -> tuple[dict[tuple[str, str], Figures], Figures, list[tuple[int, str, str, str]]]:
         """Per (method, kind), all together, and the errors (count, method, kind, message) since `reset`."""
@@ -239,6 +241,7 @@ class LeanDriver:
         if times is None:
             times = self.times[key] = []
         times.append((time.perf_counter() - t0) * 1000)
+        self.statuses[key[0], key[1], status] += 1
         if error:
             self.failures[request.method, request.kind, error] += 1
         if request.read and headers.get("content-encoding") == "gzip":

@@ -7,6 +7,7 @@ first n tables' phones are the first users. Imported only when chosen: Locust pa
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import gevent
@@ -21,6 +22,8 @@ class LocustDriver:
     def __init__(self, port: int) -> None:
         pool: list[Phone] = []
         self.pool = pool
+        statuses: Counter[tuple[str, str, int]] = Counter()  # (method, kind, status) → answers
+        self.statuses = statuses
         taken = [0]
 
         class LocustPhone(FastHttpUser):
@@ -49,6 +52,7 @@ class LocustDriver:
                                          headers=dict(request.headers), name=request.kind,
                                          catch_response=True) as response:
                     status = response.status_code or 0
+                    statuses[request.method, request.kind, status] += 1
                     if status in request.ok:
                         response.success()
                     else:
@@ -69,6 +73,7 @@ class LocustDriver:
 
     def reset(self) -> None:
         self.env.stats.reset_all()
+        self.statuses.clear()
 
     def summary(self) -> tuple[dict[tuple[str, str], Figures], Figures, list[tuple[int, str, str, str]]]:
         def figures(entry: Any) -> Figures:
