@@ -2,8 +2,10 @@
 
 In-process (Flask's test client, the idle-poll layer in front as served), one table after another on a
 virtual clock, so the counts are exact and the times are the app's own work, in CPU time of the thread
-(so a busy machine slows it less; an HTTP server adds its per-request cost on top: `load.py --seats`
-measures that). Each table has the scorekeeper's round page
+(so a busy machine slows it less): the WSGI call and its body, as a server takes them (`app`), and with the
+test client's own work around it (`with client`, ~0.25 ms a request, what the figures before 2026-12-02
+14:00 UTC were). An HTTP server adds its per-request cost on top (`load.py --seats` measures that; granian's
+floor is ~0.25 ms of CPU a request). Each table has the scorekeeper's round page
 and three seats, as `load.py --seats` models them: a round saved every 30 s (`"hands": "draft"`), the
 seats sending their hands 12, 9 and 6 s before the save and confirming 3, 6 and 9 s after it, every
 phone polling from its own moment. Two ways of being a seat:
@@ -14,7 +16,10 @@ phone polling from its own moment. Two ways of being a seat:
   is being entered);
 - `forms`: what seat.js did before (and what a phone without JavaScript does, bar the polls): «Send» and
   «Right» are form posts answered 303 and followed by the whole seat page, a save fetches the whole seat
-  page, a moved version the live part; every poll 1 s while a round is entered.
+  page, a moved version the live part; every poll 1 s while a round is entered;
+- `watch`: the reference, a table of three phones without seats (`load.py` without `--seats`): the
+  scorekeeper saves every 30 s with typed points, and it and two watching phones poll the standings
+  fragment every 4 s.
 
 `--root` runs the same model against another checkout (e.g. `git worktree add /tmp/before <commit>`), so
 the code before a change can be measured by the same script; only `forms` works against code older than
@@ -49,11 +54,31 @@ LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
+class Timed:
+    """The app's WSGI callable, timed: the call and its whole body, in CPU time of the thread (`spent`, seconds)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.spent = inner, 0.0
+
+    def __call__(self, environ: Any, start_response: Any) -> list[bytes]:
+        started = time.thread_time()
+        answer = self.inner(environ, start_response)
+        try:
+            body = b"".join(answer)
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+        self.spent += time.thread_time() - started
+        return [body]
+
+
 class Table:
     """One table's phones on a virtual clock; `request` sends one request and books it by kind."""
 
-    def __init__(self, app: Any, model: str, booked: dict[str, list[float]], rounds_before: int) -> None:
+    def __init__(self, app: Any, model: str, booked: dict[str, list[tuple[float, float]]], rounds_before: int,
+                 ) -> None:
         self.app, self.model, self.booked = app, model, booked
+        self.timed: Timed = app.wsgi_app
         editor = app.test_client()
         made = editor.post("/api/v1/series", json={"players": PLAYERS, "starter": "Аня"}).get_json()
         self.id, self.auth = made["id"], {"Authorization": f"Bearer {made['edit_token']}"}
@@ -66,7 +91,12 @@ class Table:
                   editor.get(f"/api/v1/series/{self.id}/seats", headers=self.auth).get_json()["seats"]}
         self.editor = editor
         self.seats = {}
-        for player, token in tokens.items():
+        self.readers: dict[str, dict[str, Any]] = {}
+        for player in PLAYERS[1:] if model == "watch" else []:  # a watching phone opened the series page
+            phone = app.test_client()
+            phone.get(f"/series/{self.id}")
+            self.readers[player] = {"client": phone, "etag": None}
+        for player, token in tokens.items() if model != "watch" else []:
             phone = app.test_client()
             page = phone.get(f"/series/{self.id}/seat/open?token={token}", follow_redirects=True)
             self.seats[player] = {"client": phone, "etag": None, "round": 0, "version": self.live_version(page),
@@ -94,10 +124,11 @@ class Table:
 
     def request(self, kind: str, send: Callable[[], Any], *ok: int) -> Any:
         started = time.thread_time()  # CPU time: what the request cost, however busy the machine is
+        self.timed.spent = 0.0
         response = send()
         if self.counting:  # a conditional GET by its answer: a 304 is the idle-poll layer's, a 200 the app's
             name = f"{kind} {response.status_code}" if 304 in ok else kind
-            self.booked[name].append((time.thread_time() - started) * 1000)
+            self.booked[name].append((self.timed.spent * 1000, (time.thread_time() - started) * 1000))
         if response.status_code not in ok:
             raise SystemExit(f"{kind}: {response.status_code} {response.get_data(as_text=True)[:300]}")
         return response
@@ -157,8 +188,17 @@ class Table:
                 "HX-Request": "true", "HX-Boosted": "true"}), 200)
             seat["live_etag"] = self.live_etag(page)
 
+    def reader_poll(self, player: str) -> float:
+        reader = self.readers[player]
+        headers = {"HX-Request": "true", "HX-Target": "live",
+                   **({"If-None-Match": reader["etag"]} if reader["etag"] else {})}
+        answer = self.request("reader poll", lambda: reader["client"].get(f"/series/{self.id}", headers=headers),
+                              200, 304)
+        reader["etag"] = answer.headers.get("ETag") or reader["etag"]
+        return IDLE
+
     def editor_poll(self, now: float, save_at: float) -> float:
-        if now < save_at - ENTRY:  # the standings page, as every watching phone
+        if now < save_at - ENTRY or self.model == "watch":  # the standings page, as every watching phone
             headers = {"HX-Request": "true", "HX-Target": "live",
                        **({"If-None-Match": self.standings_etag} if self.standings_etag else {})}
             answer = self.request("standings poll", lambda: self.editor.get(f"/series/{self.id}", headers=headers),
@@ -175,7 +215,11 @@ class Table:
 
     def save(self) -> None:
         self.k += 1
-        body = {"winner": PLAYERS[self.k % 3], "finishing_card": "9h", "hands": "draft"}
+        winner = PLAYERS[self.k % 3]
+        others = [p for p in PLAYERS if p != winner]
+        body: dict[str, Any] = {"winner": winner, "finishing_card": "9h", "hands": "draft"}
+        if self.model == "watch":
+            body = {"winner": winner, "finishing_card": "9h", "typed_points": {others[0]: 1, others[1]: 2}}
         self.request("save", lambda: self.editor.post(f"/api/v1/series/{self.id}/rounds", json=body,
                                                       headers=self.auth), 201)
         self.hands_missing = True
@@ -192,11 +236,11 @@ class Table:
             heapq.heappush(events, (when, seq, what, who))
 
         for i, player in enumerate(PLAYERS):
-            at(0.4 + 1.3 * i, "seat poll", player)
+            at(0.4 + 1.3 * i, "reader poll" if self.model == "watch" else "seat poll", player)
         at(0.7, "editor poll")
         for r in range(1, rounds + 1):
             at(ROUND * r, "save")
-            for player in PLAYERS:
+            for player in PLAYERS if self.model != "watch" else []:
                 at(ROUND * r - SEND_BEFORE[player], "send", player)
                 at(ROUND * r + CONFIRM_AFTER[player], "confirm", player)
         end = ROUND * rounds + ENTRY
@@ -207,6 +251,8 @@ class Table:
             self.counting = now >= ENTRY
             if what == "seat poll":
                 at(now + self.seat_poll(who), "seat poll", who)
+            elif what == "reader poll" and who in self.readers:
+                at(now + self.reader_poll(who), "reader poll", who)
             elif what == "editor poll":
                 save_at = ROUND * (int(now // ROUND) + 1)
                 wait = self.editor_poll(now, save_at)
@@ -219,14 +265,15 @@ class Table:
                 self.save()
 
 
-def run_once(model: str, tables: int, rounds: int) -> dict[str, list[float]]:
+def run_once(model: str, tables: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
     from companion import create_app
 
     folder = tempfile.mkdtemp(prefix="companion-seat-round-")
     app = create_app({"DATABASE": str(Path(folder) / "db.sqlite3"), "SECRET_KEY": "bench", "TESTING": True,
                       "RATELIMIT_ENABLED": False, "REQUEST_LOG": False})
+    app.wsgi_app = Timed(app.wsgi_app)
     Table(app, model, defaultdict(list), 12).play(1)  # warm: templates compiled, caches made, not booked
-    booked: dict[str, list[float]] = defaultdict(list)
+    booked: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for _ in range(tables):
         Table(app, model, booked, 12).play(rounds)
     return booked
@@ -234,30 +281,40 @@ def run_once(model: str, tables: int, rounds: int) -> dict[str, list[float]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", choices=["js", "forms"], default="js")
+    parser.add_argument("--model", choices=["js", "forms", "watch"], default="js")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose app is measured")
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="rounds per table (each 30 s of virtual time)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--floor", type=float, default=0.25,
+                        help="the HTTP server's CPU per request (ms) for the served estimate (granian's, measured)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     per_round = args.tables * args.rounds
-    totals: list[float] = []
     counts: Counter[str] = Counter()
-    times: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, list[tuple[float, float]]] = defaultdict(list)  # kind → per run: (app, with client) a round
     for _ in range(args.runs):
         booked = run_once(args.model, args.tables, args.rounds)
-        totals.append(sum(sum(v) for v in booked.values()) / per_round)
         for kind, values in booked.items():
             counts[kind] = len(values)
-            times[kind].append(sum(values) / per_round)
+            times[kind].append((sum(a for a, _ in values) / per_round, sum(w for _, w in values) / per_round))
+    runs = [(sum(times[k][i][0] for k in times), sum(times[k][i][1] for k in times)) for i in range(args.runs)]
+    requests = sum(counts.values()) / per_round
     print(f"model {args.model}, app at {args.root}; {args.tables} tables × {args.rounds} rounds, {args.runs} runs; "
-          "per table and 30 s round:")
-    print(f"{'kind':28} {'requests':>8} {'app CPU ms (min / median)':>28}")
+          "per table and 30 s round, CPU ms (min / median):")
+    print(f"{'kind':28} {'requests':>8} {'app':>15} {'with client':>15}")
+
+    def line(name: str, count: float, pairs: list[tuple[float, float]]) -> None:
+        app, whole = [a for a, _ in pairs], [w for _, w in pairs]
+        print(f"{name:28} {count:>8.1f} {min(app):>7.2f} / {statistics.median(app):<5.2f} "
+              f"{min(whole):>7.2f} / {statistics.median(whole):.2f}")
+
     for kind in sorted(counts):
-        print(f"{kind:28} {counts[kind] / per_round:>8.1f} "
-              f"{min(times[kind]):>11.2f} / {statistics.median(times[kind]):.2f}")
-    print(f"{'all':28} {sum(counts.values()) / per_round:>8.1f} {min(totals):>11.2f} / {statistics.median(totals):.2f}")
+        line(kind, counts[kind] / per_round, times[kind])
+    line("all", requests, runs)
+    served = [requests * args.floor + a for a, _ in runs]
+    print(f"served estimate: {requests:.1f} requests × {args.floor} ms + app = "
+          f"{min(served):.1f} / {statistics.median(served):.1f} ms of server CPU a round")
     return 0
 
 

@@ -32,6 +32,9 @@ _FORGOT = frozenset({"забыл", "забыла", "забыли", "запамя
 # «у Сони карт не осталось», «туза не было»: «не» before these says what is not held, not which card was wrong.
 _NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
                        "имеет", "держит", "лежит"})
+_WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
+_ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
+_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э"})  # «а вторая»
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -207,6 +210,8 @@ class Corrections:
         guessing = said == ["то", "ли"]
         if self.current is None or any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]):
             return  # nobody's hand yet; «пик или треф, не помню»: only the suit
+        if self.suit_forgotten(j, said):
+            return
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
         self.unclear.append(self.current)  # «у Дениса король, не помню, у Вики …»: and the rest of his hand?
         if not said or (said[0] not in _WHAT and not guessing):
@@ -216,6 +221,23 @@ class Corrections:
             if self.toks[i].kind not in about and not (guessing and fold(self.toks[i].text) == "ли"):
                 break
             self.consumed.add(i)
+
+    def suit_forgotten(self, j: int, said: list[str]) -> bool:
+        """«две дамы, одна пиковая, а вторая не помню какая», «король, не помню какой масти»: right after cards of
+        this hand with a suit not said, «не помню» + «какая», «какой масти» is about that suit only: it stays open
+        (asked where it changes the points), the hand is given."""
+        last = self.last
+        if not said or said[0] not in _WHICH or last is None or last.dropped or None not in last.suits:
+            return False
+        if (last.owner, last.stranger) != (self.current, self.stranger) or last.said_at < 0:
+            return False
+        between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
+        if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
+            return False
+        for i in range(j + 1, min(j + 4, len(self.toks))):
+            if fold(self.toks[i].text) in (*_WHICH, "масти", "масть") or self.toks[i].kind == "pause":
+                self.consumed.add(i)
+        return True
 
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""

@@ -22,7 +22,9 @@ _DATIVE = ("у", "ю", "е")
 _GOVERNING = frozenset({"у", "о", "об", "на", "при", "в", "во", "с", "со", "по", "к", "ко", "от", "до", "из", "без"})
 # Words between the name and the number of a draw: «Феде, значит, две», «Свете пришлось две», «Роме ещё пять».
 _DRAW_BETWEEN = frozenset({"filler", "draw", "pause"})
-_TOTAL = frozenset({"всего", "итого"})  # «у неё всего шесть: туз, король …»: the size of the hand
+# «у неё всего шесть: туз, король …», «а стало семь»: the size of the hand
+_TOTAL = frozenset({"всего", "итого", "стало", "стала", "стали"})
+_WAS = frozenset({"было", "была", "был", "были"})  # «было две карты, а стало семь»: the size before the draw
 _CARD_WORDS = ("rank", "card", "suit-before")
 _NUMBER_WORDS = frozenset({"пять", "шесть", "семь", "восемь", "девять", "десять"})  # not «шестёрка»: a card for sure
 _NO_CARD = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE})  # no card of the 36-card deck: «Денису 2», «пять»
@@ -42,7 +44,7 @@ class Counts(Corrections):
         n = numeral(tok)
         if n is None:
             return False
-        if self.penalty_to(k, n) or self.plus_drawn(k, n):
+        if self.penalty_to(k, n) or self.plus_drawn(k, n) or self.size_before_draw(k):
             return True
         nxt, noun = self.next(k), self.after(k)  # «семь, это, карт»: the card noun past a hesitation
         if nxt is None or noun is None:
@@ -67,6 +69,19 @@ class Counts(Corrections):
             self.note_draw(n)
             return True
         return False
+
+    def size_before_draw(self, k: int) -> bool:
+        """«было две карты, а стало семь», «была одна, стало шесть»: the hand's size before the draw, said with the
+        size after it, is no card and no size of the hand now (the number after «стало» is, see `total_said`)."""
+        before = self.before(k)
+        if before is None or fold(before.text) not in _WAS or self.current is None:
+            return False
+        ahead = [fold(t.text) for t in self.toks[k + 1 : k + 5]]
+        if not any(w in _TOTAL - {"всего", "итого"} for w in ahead):
+            return False
+        if len(ahead) > 0 and ahead[0] in CARD_NOUNS:
+            self.consumed.add(k + 1)
+        return True
 
     def draw_before(self, k: int) -> bool:
         """A draw word said before the number at `k`, the words between being fillers («взял из колоды пять»)."""

@@ -146,7 +146,9 @@ class _Reader(Suits, Checks):
         if self.orphans and not self.win_pending:  # «туз и король у Бориса»: the name after its cards
             for group in self.orphans:
                 group.owner = tok.player
-            self.orphans, self.current, self.stranger = [], None, None
+            nxt = self.next(k, (*SKIPPED, "pause"))  # «с тузом остался Фима, нет, не с тузом, с королём»: those cards
+            self.last = self.orphans[-1] if nxt is not None and nxt.kind in ("correct", "not") else None
+            self.orphans, self.current, self.stranger, self.named_winner = [], None, None, None
             self.in_sentence, self.listed = tok.player, True
             return
         self.current, self.stranger, self.in_sentence, self.listed = tok.player, None, tok.player, False

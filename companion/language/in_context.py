@@ -15,6 +15,7 @@ from collections.abc import Callable
 from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
+from companion.language.restated import nothing_held, summed_up
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
     HESITATIONS,
@@ -56,7 +57,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
-    return _vague_by_place(_asked_back(_either(out)))
+    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
@@ -281,8 +282,16 @@ def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             scribe = nxt is not None and nxt.kind == "filler" and any(
                 fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(nxt.text)))
-            out[k] = Tok("filler", tok.text) if sorry or scribe else Tok("stranger", tok.text)
+            out[k] = Tok("filler", tok.text) if sorry or scribe or _talks_over(toks, k) else Tok("stranger", tok.text)
     return out
+
+
+def _talks_over(toks: list[Tok], k: int) -> bool:
+    """«да тяну я, тяну»: a player's own words while the scribe dictates; a draw verb next to «я» with nothing
+    counted after it says nothing of a hand («я взяла две» is the speaker's draw: asked)."""
+    near = [j for j in (k - 1, k + 1) if 0 <= j < len(toks) and toks[j].kind == "draw"]
+    counted = [t for j in near for t in toks[j + 1 : j + 3] if t.kind in ("number", "count", "rank", "card")]
+    return bool(near) and not counted  # «тянул я две»: counted
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})

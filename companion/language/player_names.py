@@ -187,9 +187,9 @@ class PlayerNames:
             if " " in form:
                 continue
             for stem, suffixes in _stems(form):
-                if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix
-                    bare = form in self.own or _soft(form)  # «у Фаи»
-                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or (x == "" and bare))
+                if len(stem) < 3:  # «Оли» for the player Оля; «Олюшки»: a short stem takes only a long suffix,
+                    bare = form in self.own or _soft(form)  # «у Фаи»; or the soft «-ьк» («Яська» of Яся)
+                    suffixes = tuple(x for x in suffixes if len(x) >= 3 or x == "ьк" or (x == "" and bare))
                 if len(stem) < 2 or not low.startswith(stem) or not _suffixed(low[len(stem):], suffixes):
                     continue
                 if len(stem) > best:

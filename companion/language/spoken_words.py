@@ -54,7 +54,9 @@ _WIN_LEMMAS = _words(
     "out won win wins finished finishes closed"
 )
 # Drawing from the stock («взял две», «набрала три»): the number after it counts drawn cards, not cards held.
-_DRAW_LEMMAS = _words("взять набрать добрать вытянуть тянуть брать прилететь штрафной получить вытащить тащить штраф")
+_DRAW_LEMMAS = _words(
+    "взять набрать добрать вытянуть тянуть брать прилететь штрафной получить вытащить тащить штраф собирать собрать"
+)
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.core.cards import Rank, Suit, card_word, fold
 from companion.language.corrections import SKIPPED, Corrections, Group
-from companion.language.spoken_words import FILLERS, Tok, card_word_typo
+from companion.language.spoken_words import FILLERS, HESITATIONS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
 _BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
@@ -73,7 +73,7 @@ class Suits(Corrections):
         if self.both(tok, k):
             return
         # «дама червей, нет, трефовая и восьмёрка»: a suit word does not reach over «и» to the card after it
-        joined = k + 1 < len(self.toks) and self.toks[k + 1].kind == "and"
+        joined = self.and_next(k)  # «трефовая, вот, и восьмёрка»: hesitations and commas between too
         after_its_card = joined or nxt is None or nxt.kind not in ("rank", "number", "card")
         if after_its_card and (self.correct_suit(tok, None if joined else nxt) or self.fill_last(tok)):
             return
@@ -84,6 +84,11 @@ class Suits(Corrections):
             return
         self.suit_before = (tok.suit, tok.text)
 
+    def and_next(self, k: int) -> bool:
+        """«и» is the next word after `k`, commas and hesitations aside."""
+        nxt = next((t for t in self.toks[k + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS), None)
+        return nxt is not None and nxt.kind == "and"
+
     def belongs_before(self, tok: Tok, k: int, nxt: Tok) -> bool:
         """«туз бубновый десятка»: a suit adjective between a card without a suit and the next card goes to the one
         it agrees with; where both agree («туз бубновый король») or neither can be told, the table is asked."""
@@ -91,7 +96,7 @@ class Suits(Corrections):
         if last is None or last.dropped or None not in last.suits or tok.plural or (self.paused and
                                                                                  len(last.suits) == 1):
             return False
-        if self.toks[k + 1].kind == "and":  # «король бубновый и туз»: a suit word does not reach over «и»
+        if self.and_next(k):  # «король бубновый и туз»: a suit word does not reach over «и»
             return self.fill_last(tok)
         adjective = adjective_gender(tok)
         before = rank_gender(self.toks[last.said_at]) if last.said_at >= 0 else None

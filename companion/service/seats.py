@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -160,12 +160,48 @@ class Draft:
         return {c.code: p for p, h in self.hands.items() for c in h.cards}
 
 
+DRAFT_ROWS = "select player, cards, by from drafts where series_id = ?"
+
+
+def draft_etag(round_number: int, stamp: str, rows: Iterable[tuple[str, str, str]]) -> str:
+    """The draft's ETag: the round being entered, the series' stamp and every stored hand (player, cards, by)."""
+    state = json.dumps([round_number, stamp, sorted(map(tuple, rows))])
+    return hashlib.sha256(state.encode()).hexdigest()[:16]
+
+
 def draft(db: sqlite_utils.Database, series: Series) -> Draft:
     """The hands sent for the next round, in seating order."""
-    rows = {r["player"]: r for r in db.query("select player, cards, by from drafts where series_id = ?", [series.id])}
-    state = json.dumps([len(series.entries) + 1, series.row.stamp,
-                        [(p, r["cards"], r["by"]) for p, r in sorted(rows.items())]])
-    return Draft(series, rows, hashlib.sha256(state.encode()).hexdigest()[:16])
+    rows = {r["player"]: r for r in db.query(DRAFT_ROWS, [series.id])}
+    etag = draft_etag(len(series.entries) + 1, series.row.stamp, [(p, r["cards"], r["by"]) for p, r in rows.items()])
+    return Draft(series, rows, etag)
+
+
+# The round being entered and the stamp of a series, by the columns they follow from (those of the replayed
+# series' cache: id, version, last write, marks), for `draft_etag_of`
+_ROUND_AND_STAMP: dict[tuple[str, int, str, int], tuple[int, str]] = {}
+ROUND_AND_STAMP_SIZE = 8192
+
+
+def draft_etag_of(db: sqlite_utils.Database, series_id: str) -> str | None:
+    """`draft(...).etag` from the stored rows (None: no such series), for the idle-poll path: three columns of
+    the series row and the draft's rows are read; the series is loaded only when this process has not seen
+    those columns yet (a save, a correction, a confirmation, a player joining or leaving)."""
+    found = db.execute("select version, updated_at, marks from series where id = ?", [series_id]).fetchone()
+    if found is None:
+        return None
+    key = (series_id, int(found[0]), str(found[1]), int(found[2] or 0))
+    known = _ROUND_AND_STAMP.get(key)
+    if known is None:
+        series = series_service.load(db, series_id)
+        if series is None:
+            return None
+        known = (len(series.entries) + 1, series.row.stamp)
+        row = series.row
+        if (row.id, row.version, row.updated_at, row.marks) == key:  # not written in between
+            if len(_ROUND_AND_STAMP) >= ROUND_AND_STAMP_SIZE:
+                _ROUND_AND_STAMP.clear()
+            _ROUND_AND_STAMP[key] = known
+    return draft_etag(*known, db.execute(DRAFT_ROWS, [series_id]).fetchall())
 
 
 def _check_open(series: Series, player: str) -> None:

@@ -73,9 +73,10 @@ def idle_polls() -> dict[str, Any]:
 def shared_slots() -> dict[str, Any]:
     """The views whose 200 answers the idle-poll layer keeps for every process (`web.http.shared_answers`), by
     endpoint, each with the function that names a request's slot (None: not shared)."""
+    from companion.web.api import seats as seats_api
     from companion.web.pages import series
 
-    return {"series.show": series.shared_slot}
+    return {"series.show": series.shared_slot, "seats_api.get_draft": seats_api.shared_draft_slot}
 
 
 def named_limits() -> dict[str, Any]:

@@ -14,7 +14,6 @@ from flask import Blueprint, Request, Response, jsonify
 
 from companion.core.errors import N_
 from companion.service import roster, seats
-from companion.service import series as series_service
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.api.request import authorize, bearer_token, created, json_object, load_series
@@ -101,20 +100,31 @@ def drop_hand(series_id: str, player: str) -> Response:
     return Response(status=204)
 
 
-def draft_validator(found: seats.Draft) -> Validator:
-    return Validator(found.etag, headers=DRAFT_HEADERS)
+def draft_validator(etag: str) -> Validator:
+    return Validator(etag, headers=DRAFT_HEADERS)
 
 
 def idle_draft_poll(db: sqlite_utils.Database, series_id: str, _req: Request) -> Validator | None:
-    """`draft_validator` of a stored series' draft (None: no such series), for the idle-poll path (`fast_poll`)."""
-    series = series_service.load(db, series_id)
-    return None if series is None else draft_validator(seats.draft(db, series))
+    """`draft_validator` of a stored series' draft (None: no such series), for the idle-poll path (`fast_poll`):
+    the same ETag, from the stored rows (`seats.draft_etag_of`), without loading the series each time."""
+    etag = seats.draft_etag_of(db, series_id)
+    return None if etag is None else draft_validator(etag)
+
+
+def shared_draft_slot(series_id: str, _validator: Validator, req: Request) -> tuple[str, ...]:
+    """Where the idle-poll layer keeps the draft's 200 answer for every process (`shared_answers`): every hand,
+    save and confirmation changes the draft for every phone of the table, and each then fetches it.
+
+    The answer is the same for every request holding the same ETag: public, read from the stored rows the ETag
+    is made of (the round, the series' stamp, every draft row), no cookie read or set, no URL in it; only gzip
+    (`shell.compress`) differs by request. The full ETag is kept with the answer, so a change is a miss."""
+    return ("seats_api.get_draft", series_id, "gzip" if "gzip" in req.headers.get("Accept-Encoding", "") else "")
 
 
 @bp.get("/series/<series_id>/draft")
 def get_draft(series_id: str) -> Response:
     found = seats.draft(get_db(), load_series(series_id))
-    return draft_validator(found).answer(lambda: jsonify(found.to_json()))
+    return draft_validator(found.etag).answer(lambda: jsonify(found.to_json()))
 
 
 @bp.post("/series/<series_id>/rounds/<int:n>/confirmation")

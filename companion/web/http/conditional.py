@@ -23,9 +23,11 @@ class Validator:
         return f'W/"{self.etag}"' if self.weak else f'"{self.etag}"'
 
     def held_by(self, req: Request = request) -> bool:
-        """The client already holds this answer (its If-None-Match names the ETag)."""
-        held = req.if_none_match
-        return held.contains_weak(self.etag) if self.weak else held.contains(self.etag)
+        """The client already holds this answer (its If-None-Match names the ETag).
+
+        If-None-Match compares weakly (RFC 9110, 13.1.2), also for a strong ETag: gzip turns the ETag of a
+        large enough answer weak (`shell.compress`), and the client sends back what it got (W/"…")."""
+        return req.if_none_match.contains_weak(self.etag)
 
     def finish(self, response: Response) -> Response:
         response.set_etag(self.etag, weak=self.weak)

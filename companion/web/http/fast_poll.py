@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import sqlite_utils
 from flask import Flask, Request
 from werkzeug.exceptions import SecurityError
+from werkzeug.http import unquote_etag
 from werkzeug.wsgi import get_host
 
 from companion.ops import security
@@ -155,7 +156,8 @@ class FastPoll:
                 answer.close()
         if made and made[0].startswith("200 ") and not any(k.lower() == "set-cookie" for k, _ in made[1]):
             etag = next((v for k, v in made[1] if k.lower() == "etag"), None)
-            if etag == validator.quoted:  # made from the same version (a save in between would be another)
+            # made from the same version (a save in between would be another); gzip may have made it weak
+            if etag is not None and unquote_etag(etag)[0] == validator.etag:
                 self.answers.put(slot, validator.etag, (made[0], made[1], body))
         return [body]
 
