@@ -188,12 +188,12 @@ def test_joins_and_leaves_in_the_page_pdf_csv_and_table(app: Flask, client: Flas
     assert "Борис выходит из-за стола с 12" in csv and "Дима садится за стол с 20" in csv
     from companion.service import series as series_service
     from companion.storage.database import get_db
-    from companion.web.pages.export import sheet_html
+    from companion.web.pages.export import sheet_document
 
     with app.test_request_context("/", headers={"Accept-Language": "ru"}):
         series = series_service.load(get_db(), played["id"])
         assert series is not None
-        sheet = sheet_html(series)
+        sheet = sheet_document(series)[0]
     assert "Борис выходит из-за стола с 12" in sheet and "не за столом" in sheet
     table = client.get(f"/api/v1/tables/{played['table']}").get_json()
     counted = {p["name"]: (p["series_played"], p["series_lost"]) for p in table["players"]}

@@ -244,11 +244,6 @@ def sheet_document(series: Series) -> tuple[str, pdf.Images]:
     return compact(render_template("scoresheet.html", **context)), context["images"]
 
 
-def sheet_html(series: Series) -> str:
-    """The scoresheet's HTML alone (its text, for tests)."""
-    return sheet_document(series)[0]
-
-
 def render_pdf(series: Series) -> bytes:
     """The series' PDF in the request's language, from the cache when this version was rendered before."""
     renderer: pdf.Renderer = current_app.extensions["companion.pdf"]

@@ -299,13 +299,13 @@ def test_a_dispute_is_in_the_csv_and_the_pdf_text(client: FlaskClient, played: d
 def test_a_dispute_is_in_the_pdf(app: Flask, client: FlaskClient, played: dict[str, Any]) -> None:
     from companion.service import series as series_service
     from companion.storage.database import get_db
-    from companion.web.pages.export import sheet_html
+    from companion.web.pages.export import sheet_document
 
     confirm(client, played, "Вера", {"agree": False, "note": "дама треф"})
     with app.test_request_context("/", headers={"Accept-Language": "ru"}):
         series = series_service.load(get_db(), played["id"])
         assert series is not None
-        assert "Вера оспаривает раунд: «дама треф»" in sheet_html(series)
+        assert "Вера оспаривает раунд: «дама треф»" in sheet_document(series)[0]
 
 
 def test_a_seat_token_opens_nothing_else(client: FlaskClient, game: dict[str, Any]) -> None:
