@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
+from companion.language.spoken_words import ABSENT, HESITATIONS, HOLDING, Tok
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -29,9 +29,6 @@ _NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "увере�
                           "разглядел", "разглядела", "понял", "поняла", "слышал", "слышала", "расслышал",
                           "расслышала", "sure"})
 _FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
-# «у Сони карт не осталось», «туза не было»: «не» before these says what is not held, not which card was wrong.
-_NOT_HELD = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
-                       "имеет", "держит", "лежит"})
 _WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
 _OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э"})  # «а вторая»
@@ -151,7 +148,7 @@ class Corrections:
     def not_held_after(self, k: int) -> bool:
         """«не было», «не осталось» after the «не» at `k` («туза не было»: the ace is not there); both are read."""
         nxt = self.after(k)
-        if nxt is None or fold(nxt.text) not in _NOT_HELD:
+        if nxt is None or fold(nxt.text) not in HOLDING:
             return False
         self.consumed.add(self.toks.index(nxt, k + 1))
         return True
@@ -235,7 +232,7 @@ class Corrections:
         if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
             return False
         for i in range(j + 1, min(j + 4, len(self.toks))):
-            if fold(self.toks[i].text) in (*_WHICH, "масти", "масть") or self.toks[i].kind == "pause":
+            if fold(self.toks[i].text) in _WHICH or self.toks[i].kind == "pause":
                 self.consumed.add(i)
         return True
 
@@ -246,7 +243,7 @@ class Corrections:
             self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
         before = self.before(k)
-        if after is not None and fold(after.text) in _NOT_HELD and (before is None or before.kind not in CARD_SAID):
+        if after is not None and fold(after.text) in HOLDING and (before is None or before.kind not in CARD_SAID):
             return  # «у Сони карт не осталось»: a hand said empty, nothing taken back («туза не было»: as before)
         nxt = self.next(k, SKIPPED)
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked

@@ -23,7 +23,8 @@ _GOVERNING = frozenset({"у", "о", "об", "на", "при", "в", "во", "с"
 # Words between the name and the number of a draw: «Феде, значит, две», «Свете пришлось две», «Роме ещё пять».
 _DRAW_BETWEEN = frozenset({"filler", "draw", "pause"})
 # «у неё всего шесть: туз, король …», «а стало семь»: the size of the hand
-_TOTAL = frozenset({"всего", "итого", "стало", "стала", "стали"})
+_AFTER_DRAW = frozenset({"стало", "стала", "стали"})
+_TOTAL = frozenset({"всего", "итого"}) | _AFTER_DRAW
 _WAS = frozenset({"было", "была", "был", "были"})  # «было две карты, а стало семь»: the size before the draw
 _CARD_WORDS = ("rank", "card", "suit-before")
 _NUMBER_WORDS = frozenset({"пять", "шесть", "семь", "восемь", "девять", "десять"})  # not «шестёрка»: a card for sure
@@ -77,9 +78,9 @@ class Counts(Corrections):
         if before is None or fold(before.text) not in _WAS or self.current is None:
             return False
         ahead = [fold(t.text) for t in self.toks[k + 1 : k + 5]]
-        if not any(w in _TOTAL - {"всего", "итого"} for w in ahead):
+        if not any(w in _AFTER_DRAW for w in ahead):
             return False
-        if len(ahead) > 0 and ahead[0] in CARD_NOUNS:
+        if ahead and ahead[0] in CARD_NOUNS:
             self.consumed.add(k + 1)
         return True
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.core.cards import Rank, Suit, fold
-from companion.language.spoken_words import ABSENT, HESITATIONS, Tok
+from companion.language.spoken_words import ABSENT, HESITATIONS, HOLDING, Tok
 
 _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
 # «ничего не досталось», «ничего не осталось»: what a hand holds («ничего не помню» is not about the hand: asked)
-_HELD = frozenset({"досталось", "досталась", "достался", "достались", "осталось", "осталась", "остался", "остались",
-                   "оставалось", "было", "был", "была", "были", "имеет", "держит", "лежит", "пришло", "перепало"})
+_HELD = HOLDING | {"досталось", "досталась", "достался", "достались", "пришло", "перепало"}
 
 
 def nothing_held(toks: list[Tok]) -> list[Tok]:

@@ -74,6 +74,9 @@ _CORRECTIONS = _words(
 )
 CORRECTION_PHRASES = frozenset({("то", "есть"), ("в", "смысле"), ("i", "mean")})  # «король, то есть туз»
 ABSENT = frozenset({"нет", "нету"})  # «короля нет», «нет тузов»: the card is not there
+# Verbs of holding: «у Сони карт не осталось», «туза не было», «ничего не осталось» (the «не» is about holding)
+HOLDING = frozenset({"осталось", "остались", "остался", "осталась", "оставалось", "было", "был", "была", "были",
+                     "имеет", "держит", "лежит"})
 _NEGATIONS = frozenset({"не", "not"})
 # The one who dictates is a player too, but which? «у меня семёрка», «я вышла»: asked, never the player named before.
 SPEAKER = frozenset({"я", "меня", "мне", "мной", "мною", "мой", "моя", "мое", "мои", "моих", "моим", "i", "me", "my"})
