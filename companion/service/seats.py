@@ -176,34 +176,6 @@ def draft(db: sqlite_utils.Database, series: Series) -> Draft:
     return Draft(series, rows, etag)
 
 
-# The round being entered and the stamp of a series, by the columns they follow from (those of the replayed
-# series' cache: id, version, last write, marks), for `draft_etag_of`
-_ROUND_AND_STAMP: dict[tuple[str, int, str, int], tuple[int, str]] = {}
-ROUND_AND_STAMP_SIZE = 8192
-
-
-def draft_etag_of(db: sqlite_utils.Database, series_id: str) -> str | None:
-    """`draft(...).etag` from the stored rows (None: no such series), for the idle-poll path: three columns of
-    the series row and the draft's rows are read; the series is loaded only when this process has not seen
-    those columns yet (a save, a correction, a confirmation, a player joining or leaving)."""
-    found = db.execute("select version, updated_at, marks from series where id = ?", [series_id]).fetchone()
-    if found is None:
-        return None
-    key = (series_id, int(found[0]), str(found[1]), int(found[2] or 0))
-    known = _ROUND_AND_STAMP.get(key)
-    if known is None:
-        series = series_service.load(db, series_id)
-        if series is None:
-            return None
-        known = (len(series.entries) + 1, series.row.stamp)
-        row = series.row
-        if (row.id, row.version, row.updated_at, row.marks) == key:  # not written in between
-            if len(_ROUND_AND_STAMP) >= ROUND_AND_STAMP_SIZE:
-                _ROUND_AND_STAMP.clear()
-            _ROUND_AND_STAMP[key] = known
-    return draft_etag(*known, db.execute(DRAFT_ROWS, [series_id]).fetchall())
-
-
 def _check_open(series: Series, player: str) -> None:
     if series.standings.finished:
         raise SeriesFinishedError(N_("The series is over; no more rounds can be added. Start a new series."))

@@ -14,12 +14,14 @@ from flask import Blueprint, Request, Response, jsonify
 
 from companion.core.errors import N_
 from companion.service import roster, seats
+from companion.service import series as series_service
 from companion.service.series import Series
 from companion.storage.database import get_db
 from companion.web.api.request import authorize, bearer_token, created, json_object, load_series
 from companion.web.errors import ApiError
 from companion.web.http.conditional import Validator
 from companion.web.http.links import public_url
+from companion.web.http.memory import RowMemo
 from companion.web.present.series_json import round_marks_json, series_json
 
 bp = Blueprint("seats_api", __name__, url_prefix="/api/v1")
@@ -104,11 +106,30 @@ def draft_validator(etag: str) -> Validator:
     return Validator(etag, headers=DRAFT_HEADERS)
 
 
+# The round being entered and the series' stamp, by the columns of the series row they follow from (version, last
+# write, marks), for `idle_draft_poll`
+_ENTERING: RowMemo[tuple[str, int, str, int], tuple[int, str]] = RowMemo(8192)
+
+
 def idle_draft_poll(db: sqlite_utils.Database, series_id: str, _req: Request) -> Validator | None:
     """`draft_validator` of a stored series' draft (None: no such series), for the idle-poll path (`fast_poll`):
-    the same ETag, from the stored rows (`seats.draft_etag_of`), without loading the series each time."""
-    etag = seats.draft_etag_of(db, series_id)
-    return None if etag is None else draft_validator(etag)
+    the same ETag (`seats.draft_etag`) from three columns of the series row and the draft's rows; the series is
+    loaded only when this process has not seen those columns yet (a save, a correction, a confirmation, a player
+    joining or leaving)."""
+    found = db.execute("select version, updated_at, marks from series where id = ?", [series_id]).fetchone()
+    if found is None:
+        return None
+    key = (series_id, int(found[0]), str(found[1]), int(found[2] or 0))
+    known = _ENTERING.get(key)
+    if known is None:
+        series = series_service.load(db, series_id)
+        if series is None:
+            return None
+        known = (len(series.entries) + 1, series.row.stamp)
+        row = series.row
+        if (row.id, row.version, row.updated_at, row.marks) == key:  # not written in between
+            _ENTERING.put(key, known)
+    return draft_validator(seats.draft_etag(*known, db.execute(seats.DRAFT_ROWS, [series_id]).fetchall()))
 
 
 def shared_draft_slot(series_id: str, _validator: Validator, req: Request) -> tuple[str, ...]:

@@ -1,7 +1,9 @@
-"""Rendered bytes kept in this process's memory: least recently used first out, safe across threads.
+"""What this process keeps in memory.
 
-One mechanism for every in-process render cache (the standings fragments, the share images); each
-lives in `app.extensions` under its name, so every app (and every test's app) has its own.
+- `BytesCache`: rendered bytes, least recently used first out, safe across threads. One mechanism for every
+  in-process render cache (the standings fragments, the share images); each lives in `app.extensions` under its
+  name, so every app (and every test's app) has its own.
+- `RowMemo`: what the idle-poll path derived from a stored row, by the columns it follows from.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from flask import current_app
 
@@ -54,3 +57,28 @@ def app_cache(name: str, size: int) -> BytesCache:
         cache = current_app.extensions.setdefault(name, BytesCache(size))
     assert isinstance(cache, BytesCache)
     return cache
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class RowMemo(Generic[K, V]):
+    """Values derived from a stored row, by the columns of the row they follow from (a write changes those, so an
+    entry is never stale, only unused); at most `size`, all dropped when full.
+
+    Kept per process, not per app (`app_cache`): the idle-poll path answers before Flask, with no app context. A
+    caller puts a value only when the row it loaded still has the columns of the key (nothing written between
+    the two reads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self.entries.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        if len(self.entries) >= self.size:
+            self.entries.clear()
+        self.entries[key] = value

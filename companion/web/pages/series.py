@@ -16,7 +16,7 @@ from companion.service.series import Series
 from companion.storage.database import SeriesRow, get_db, load_series, round_history
 from companion.web.http.conditional import Validator
 from companion.web.http.edit_rights import can_edit, can_edit_row
-from companion.web.http.memory import app_cache
+from companion.web.http.memory import RowMemo, app_cache
 from companion.web.http.pages import is_fragment, load_or_404, page
 from companion.web.http.recent import recent_ids, remember_recent
 from companion.web.present.restore import restore_effect
@@ -45,8 +45,7 @@ def standings_validator(row: SeriesRow, req: Request = request) -> Validator:
 
 
 # Stored rows the idle-poll path has read, by what its validator reads of them (see `idle_poll`)
-_POLLED_ROWS: dict[tuple[str, int, int, str], SeriesRow] = {}
-POLLED_ROWS_SIZE = 8192
+_POLLED_ROWS: RowMemo[tuple[str, int, int, str], SeriesRow] = RowMemo(8192)
 
 
 def idle_poll(db: sqlite_utils.Database, series_id: str, req: Request) -> Validator | None:
@@ -66,9 +65,7 @@ def idle_poll(db: sqlite_utils.Database, series_id: str, req: Request) -> Valida
         if row is None:
             return None
         if (row.id, row.version, row.marks, row.edit_token_hash) == key:  # not written in between
-            if len(_POLLED_ROWS) >= POLLED_ROWS_SIZE:
-                _POLLED_ROWS.clear()
-            _POLLED_ROWS[key] = row
+            _POLLED_ROWS.put(key, row)
     return standings_validator(row, req)
 
 
