@@ -258,3 +258,21 @@ def test_times_and_numbers_as_the_table_reads_them(browser: Any, base_url: str) 
         expect(page.locator(".row-link strong").first).to_have_text(re.compile(r"^1\. \d\d\.\d\d\.\d{4} · Аня, Борис"))
     finally:
         context.close()
+
+
+def test_a_tab_tapped_while_the_preview_lands_still_opens(new_page: Any, base_url: str) -> None:
+    """Typing points and tapping the next tab sends a preview whose answer rewrites every tab's figure. An answer
+    that lands between the finger going down and coming up must not swallow the tap (it did: CI, stop 29)."""
+    page = new_page()
+    start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    open_round(page)
+    page.locator("label.pill", has_text="Вера").click()
+    page.locator("[data-panel=finish] input[aria-label='семёрка пик'] + span").click()
+    page.locator("input[name=points-0]").fill("30")
+    figure = page.locator("#pts-1").bounding_box()
+    page.mouse.move(figure["x"] + figure["width"] / 2, figure["y"] + figure["height"] / 2)
+    page.mouse.down()
+    expect(page.locator("#pts-0")).to_have_text("30")  # the preview of Аня's 30 has landed, every figure rewritten
+    page.mouse.up()
+    expect(page.locator("[data-panel=p1]")).to_have_class(re.compile(r"\bactive\b"))
+    page.locator("input[name=points-1]").fill("0")
