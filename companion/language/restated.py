@@ -146,13 +146,15 @@ def _restates(said: list[Tok], again: list[Tok]) -> bool:
 
 
 def _cards(toks: list[Tok]) -> list[tuple[Rank, Suit | None]]:
-    """Each rank said with the suit said right with it, if any («дама червей», «пиковая дама», «Q♥»)."""
+    """Each rank said with the suit said right with it, if any («дама червей», «пиковая дама», «Q♥», «queen of
+    hearts»)."""
     cards: list[tuple[Rank, Suit | None]] = []
     for k, tok in enumerate(toks):
         if tok.kind not in ("rank", "card") or tok.rank is None:
             continue
         before = toks[k - 1] if k > 0 else None
-        after = toks[k + 1] if k + 1 < len(toks) else None
+        nxt = k + 2 if k + 2 < len(toks) and fold(toks[k + 1].text) == "of" else k + 1  # «seven of hearts»
+        after = toks[nxt] if nxt < len(toks) else None
         suit = tok.suit or (after.suit if after is not None and after.kind in ("suit-after", "suit-letter") else None)
         suit = suit or (before.suit if before is not None and before.kind == "suit-before" else None)
         cards.append((tok.rank, suit))

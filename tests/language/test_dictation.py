@@ -567,3 +567,13 @@ def test_a_name_after_u_never_takes_a_pending_win() -> None:
 def test_cards_before_the_winners_name_that_cannot_be_the_finishing_card_go_nowhere() -> None:
     r = parse("туз и король вышла аня у бори дама пик у веры валет", ["Аня", "Борис", "Вера"], IGRAFAN)
     assert r.hand_texts()["Борис"] == ["Q♠"] and r.unrecognised == ["туз", "король"] and not r.exact
+
+
+def test_two_cards_said_twice_with_other_suits_after_of_are_four_cards() -> None:
+    """«seven of diamonds, eight of clubs, seven of hearts, eight of hearts» is not a pair said twice: the suits
+    come after «of» (found by the property above)."""
+    text = ("Anna went out on the six of diamonds. "
+            "Boris has seven of diamonds, eight of clubs, seven of hearts, eight of hearts")
+    r = parse(text, ["Anna", "Boris"], IGRAFAN)
+    assert r.unrecognised == []
+    assert r.hand_texts() == {"Boris": ["7♦", "8♣", "7♥", "8♥"]}
