@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, FORGETTING, HESITATIONS, HOLDING, Tok
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -24,10 +24,6 @@ ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
-# «не помню», and the like: what follows is not known (see Corrections.forgotten)
-_NOT_PHRASES = frozenset({"помню", "знаю", "уверен", "уверена", "запомнил", "запомнила", "видел", "видела",
-                          "разглядел", "разглядела", "понял", "поняла", "слышал", "слышала", "расслышал",
-                          "расслышала", "sure"})
 _FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
 _WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
@@ -239,7 +235,7 @@ class Corrections:
     def on_not(self, tok: Tok, k: int) -> None:
         """«не семёрка, а восьмёрка» names the wrong card; «туз, не, два туза» is a correction."""
         after = self.after(k)  # «не, ну, помню»
-        if after is not None and after.kind == "filler" and fold(after.text) in _NOT_PHRASES:
+        if after is not None and after.kind == "filler" and fold(after.text) in FORGETTING:
             self.forgotten(self.toks.index(after, k + 1))
             return  # «не помню», «не знаю»: no correction
         before = self.before(k)

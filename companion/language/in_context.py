@@ -16,6 +16,8 @@ from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
 from companion.language.restated import nothing_held, summed_up
+from companion.language.said_back import recalled, same_hand
+from companion.language.speaker import speaker_by_place
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
     HESITATIONS,
@@ -29,6 +31,7 @@ from companion.language.spoken_words import (
     player_token,
     suit_word_typo,
 )
+from companion.language.suits import colours
 
 
 def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
@@ -54,10 +57,10 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
             out.append(symbol_token(kind, value))
         i += 1
     out = _without_remarks(out)
-    out = _covers_by_place(_plays_by_place(_preamble_by_place(_speaker_by_place(_points_by_place(out), morphology),
+    out = _covers_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
-    out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
-    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
+    out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
+    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(same_hand(recalled(out)))))))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
@@ -228,17 +231,6 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
     return out
 
 
-# Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
-_SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
-
-
-_FORGETS = frozenset({"помню", "знаю", "видел", "видела", "разглядел", "разглядела", "расслышал", "расслышала"})
-
-
-def _forgets(toks: list[Tok], k: int) -> bool:
-    return k + 1 < len(toks) and fold(toks[k].text) == "не" and fold(toks[k + 1].text) in _FORGETS
-
-
 def _either(toks: list[Tok]) -> list[Tok]:
     """«то ли валет, то ли дама», «дама то ли пик, то ли треф»: not sure of the card, a hedge (that hand asked)."""
     out, first = list(toks), True
@@ -270,28 +262,6 @@ def _asked_back(toks: list[Tok]) -> list[Tok]:
 
 def _with_them(toks: list[Tok], k: int) -> bool:
     return 0 <= k < len(toks) - 1 and fold(toks[k].text) in ("с", "со") and fold(toks[k + 1].text) in _THEM
-
-
-def _speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
-    """«я ошиблась»: a correction; «я диктую»: the scribe talking; «у меня туз», «я вышла»: the one who dictates,
-    but which player? asked."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        if tok.kind == "speaker":
-            nxt = toks[k + 1] if k + 1 < len(toks) else None
-            sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
-            scribe = nxt is not None and nxt.kind == "filler" and any(
-                fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(nxt.text)))
-            out[k] = Tok("filler", tok.text) if sorry or scribe or _talks_over(toks, k) else Tok("stranger", tok.text)
-    return out
-
-
-def _talks_over(toks: list[Tok], k: int) -> bool:
-    """«да тяну я, тяну»: a player's own words while the scribe dictates; a draw verb next to «я» with nothing
-    counted after it says nothing of a hand («я взяла две» is the speaker's draw: asked)."""
-    near = [j for j in (k - 1, k + 1) if 0 <= j < len(toks) and toks[j].kind == "draw"]
-    counted = [t for j in near for t in toks[j + 1 : j + 3] if t.kind in ("number", "count", "rank", "card")]
-    return bool(near) and not counted  # «тянул я две»: counted
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})

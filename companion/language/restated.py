@@ -10,20 +10,24 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.core.cards import Rank, Suit, fold
-from companion.language.spoken_words import ABSENT, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, CARD_NOUNS, HESITATIONS, HOLDING, Tok
 
 _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
 # «ничего не досталось», «ничего не осталось»: what a hand holds («ничего не помню» is not about the hand: asked)
 _HELD = HOLDING | {"досталось", "досталась", "достался", "достались", "пришло", "перепало"}
+_WITHOUT = frozenset({"без", "without"})  # «Руслан без карт вышел»: no cards held
 
 
 def nothing_held(toks: list[Tok]) -> list[Tok]:
     """«у Валика ничего нет», «ничего не досталось кроме десятки», «ничего не осталось»: a hand said by what it
     lacks. The «нет», «не» + a verb of holding after «ничего» (hesitations aside) negate the «ничего», not a card
     said before: no correction; the cards after «кроме» are the hand («кроме» carries nothing). «ничего не помню» is
-    read as before (the hand is asked)."""
+    read as before (the hand is asked). «без карт» says the same: nothing held (only the winner holds nothing;
+    anyone else's hand is then not said, and asked); «без» before anything else is not read («без туза»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
+        if fold(tok.text) in _WITHOUT and k + 1 < len(toks) and fold(toks[k + 1].text) in CARD_NOUNS:
+            out[k] = Tok("filler", tok.text)
         if fold(tok.text) not in _NOTHING:
             continue
         at = next((i for i in range(k + 1, len(toks)) if fold(toks[i].text) not in HESITATIONS), None)

@@ -198,3 +198,49 @@ class Suits(Corrections):
             return
         last.suits[said[-1]] = None
         self.consumed.add(k + 1)
+
+
+# Suits said by their colour: «две дамы, обе чёрные» (♠ and ♣), «дама красная» (♥ or ♦: which? asked where it matters)
+_COLOURS = (("черн", (Suit.SPADES, Suit.CLUBS)), ("красн", (Suit.HEARTS, Suit.DIAMONDS)),
+            ("black", (Suit.SPADES, Suit.CLUBS)), ("red", (Suit.HEARTS, Suit.DIAMONDS)))
+_COLOUR_ENDINGS = ("ый", "ая", "ое", "ые", "ой", "ую", "ых", "ым", "ого", "ому", "")
+
+
+def _colour(tok: Tok) -> tuple[Suit, Suit] | None:
+    low = fold(tok.text)
+    return next((suits for stem, suits in _COLOURS if low.startswith(stem) and low[len(stem):] in _COLOUR_ENDINGS
+                 and (stem.isascii() == low.isascii())), None)
+
+
+def colours(toks: list[Tok]) -> list[Tok]:
+    """«две дамы, обе чёрные», «пара тузов красные»: two cards of one rank said by their colour are the two cards of
+    that colour (♠ and ♣, ♥ and ♦); «дама красная», «чёрный туз»: one card said by its colour keeps its suit open
+    (asked where the suit changes the points). Anything else said with a colour («три дамы красные», «туз и король
+    оба чёрные») is not read: asked."""
+    out: list[Tok] = []
+    for k, tok in enumerate(toks):
+        suits = _colour(tok) if tok.kind == "unknown" else None
+        if suits is None:
+            out.append(tok)
+            continue
+        back = len(out) - 1
+        while back >= 0 and (out[back].kind == "pause" or fold(out[back].text) in _BOTH):
+            back -= 1
+        card = out[back] if back >= 0 else None
+        counted = out[back - 1] if back >= 1 else None
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
+                counted.kind == "count" and counted.count == 2):
+            assert card.rank is not None
+            out[back - 1] = Tok("filler", counted.text)
+            out[back] = Tok("card", card.text, rank=card.rank, suit=suits[0])
+            out += [Tok("and", "и"), Tok("card", tok.text, rank=card.rank, suit=suits[1])]
+        elif back == len(out) - 1 and card is not None and card.kind == "rank" and card.suit is None and not (
+                counted is not None and counted.kind in ("count", "number")) and not card.plural:
+            out.append(Tok("unknown-suit", tok.text))  # «дама красная»
+        elif nxt is not None and nxt.kind == "rank" and nxt.suit is None and not nxt.plural and (
+                card is None or card.kind not in ("count", "number")):
+            out.append(Tok("filler", tok.text))  # «красная дама»
+        else:
+            out.append(tok)
+    return out

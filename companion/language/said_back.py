@@ -1,0 +1,85 @@
+"""Words that point back at what was just said (issue 21): token rewrites before the reading.
+
+«у Кузи король и девятка, у Харитона то же самое»: a hand said as the hand before it; «у Гаврика не помню, а нет,
+помню: туз пик», «на даме, не помню какой, а, да, крестовой»: a «не помню» taken back at once, by remembering.
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import fold
+from companion.language.spoken_words import FORGETTING, Tok
+
+_SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "же"), ("все", "то", "же"))
+_NAMES = frozenset({"player", "ambiguous", "stranger"})
+_PLAIN = frozenset({"rank", "count", "and", "filler", "pause"})  # a hand of ranks only, said plainly
+_AFTER_SAME = frozenset({"player", "ambiguous", "stranger", "end", "pause", "and", "win"})
+
+
+def _same_at(toks: list[Tok], k: int) -> int:
+    """How many words «то же самое» takes at `k` (0 if it is not said there)."""
+    said = [fold(t.text) for t in toks[k : k + 3]]
+    for phrase in _SAME:
+        if tuple(said[: len(phrase)]) == phrase:
+            after = toks[k + len(phrase)] if k + len(phrase) < len(toks) else None
+            if phrase[-1] == "самое" or after is None or after.kind in _AFTER_SAME:
+                return len(phrase)
+    return 0
+
+
+def same_hand(toks: list[Tok]) -> list[Tok]:
+    """«у Кузи король и девятка, у Харитона то же самое»: right after a player's name, «то же самое» says that hand
+    as the hand said just before it, of another player's name: its ranks again. Only a hand of ranks said plainly
+    (no suit, no correction, no verb) is said again so; anything else («туз пик», «вышла на …») cannot be the same
+    cards: that hand is asked (a hedge)."""
+    out: list[Tok] = []
+    k = 0
+    while k < len(toks):
+        n = _same_at(toks, k)
+        name = next((i for i in range(len(out) - 1, -1, -1) if out[i].kind != "filler"), None)
+        if not n or name is None or out[name].kind != "player":
+            out.append(toks[k])
+            k += 1
+            continue
+        before = next((i for i in range(name - 1, -1, -1) if out[i].kind in _NAMES), None)
+        hand = out[before + 1 : name] if before is not None and out[before].player != out[name].player else []
+        if hand and all(t.kind in _PLAIN and t.suit is None for t in hand) and any(t.kind == "rank" for t in hand):
+            out += [t for t in hand if t.kind in ("rank", "count", "and")]
+            out += [Tok("filler", t.text) for t in toks[k : k + n]]
+        else:
+            out += [Tok("hedge", toks[k].text)] + [Tok("filler", t.text) for t in toks[k + 1 : k + n]]
+        k += n
+    return out
+
+
+_BACK = frozenset({"а", "ой", "нет", "да", "вот", "ну", "хотя", "ах"})  # «а нет», «а, да»: taking it back
+_YES_NO = frozenset({"нет", "да"})
+_RECALL = frozenset({"помню", "вспомнил", "вспомнила", "вспомнили", "знаю"})
+_WHICH = frozenset({"какой", "какая", "какую", "какие", "что", "масти", "масть"})
+_CARD = frozenset({"rank", "card", "count", "number", "suit-before", "suit-after", "suit-letter"})
+
+
+def recalled(toks: list[Tok]) -> list[Tok]:
+    """«не помню, а нет, помню: туз пик», «на даме, не помню какой, а, да, крестовой», «не помню… а, вспомнила,
+    туз»: a «не помню» taken back at once («а нет», «а да», «вспомнила») with the card said right after carries
+    nothing: what is remembered is read as if said straight away. Without a card right after («не помню, а нет, у
+    Веры …») the «не помню» stands (asked)."""
+    out = list(toks)
+    for k in range(len(toks) - 1):
+        if fold(toks[k].text) != "не" or fold(toks[k + 1].text) not in FORGETTING:
+            continue
+        j = k + 2
+        while j < len(toks) and (fold(toks[j].text) in _WHICH or toks[j].kind == "pause"):
+            j += 1
+        back = j
+        while j < len(toks) and (fold(toks[j].text) in _BACK or toks[j].kind == "pause"):
+            j += 1
+        said = {fold(t.text) for t in toks[back:j]}
+        if j < len(toks) and fold(toks[j].text) in _RECALL and said:
+            j += 1
+        elif not said & _YES_NO:
+            continue
+        while j < len(toks) and toks[j].kind == "pause":
+            j += 1
+        if j < len(toks) and toks[j].kind in _CARD:
+            out[k:j] = [Tok("filler", t.text) for t in toks[k:j]]
+    return out

@@ -1,0 +1,70 @@
+"""The one who dictates (issue 21): «я», «у меня» said while dictating a round.
+
+The scribe is a player too, but which? «у меня семёрка», «я вышла» are asked, never given to the player named
+before; «я ошиблась», «я не помню», «я диктую» are the scribe talking. Once the scribe has said who they are («это
+Тихон, диктую», «Тихон пишу»), «я», «у меня» are that player.
+"""
+
+from __future__ import annotations
+
+from companion.core.cards import fold
+from companion.language.morphology import Morphology
+from companion.language.spoken_words import FORGETTING, Tok
+
+# Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
+_SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
+_FIRST_PERSON = ("ю", "у")  # «диктую», «пишу», «говорю», «записываю»
+_INTRODUCE = frozenset({"это", "я", "тут", "здесь"})  # «это Тихон диктую»
+
+
+def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
+    """«я ошиблась»: a correction; «я диктую»: the scribe talking; «у меня туз», «я вышла»: the one who dictates,
+    which player? asked, unless the scribe has said their name (`_named`)."""
+    out = list(toks)
+    named = _named(toks, morphology)
+    for k, tok in enumerate(toks):
+        if tok.kind == "speaker":
+            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
+            scribe = nxt is not None and _scribe_verb(nxt, morphology)
+            if sorry or scribe or _talks_over(toks, k):
+                out[k] = Tok("filler", tok.text)
+            elif named is not None and k > named[2]:
+                out[k] = Tok("player", tok.text, player=named[0])  # «это Тихон, диктую: я вышел»
+            else:
+                out[k] = Tok("stranger", tok.text)
+    if named is not None:
+        out[named[1]] = Tok("filler", toks[named[1]].text)
+    return out
+
+
+def _scribe_verb(tok: Tok, morphology: Morphology) -> bool:
+    return tok.kind == "filler" and any(fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(tok.text)))
+
+
+def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | None:
+    """«это Тихон, диктую», «Тихон пишу»: a player's name said on its own (not «у Тихона, говорю, …») right before a
+    verb of dictating in the first person, before any card: the scribe is that player (the player, the index of the
+    name, the index of the verb)."""
+    for k, tok in enumerate(toks[:-1]):
+        if tok.kind in ("rank", "card", "count", "win"):
+            return None
+        at = k + 2 if toks[k + 1].kind == "pause" and k + 2 < len(toks) else k + 1
+        verb, before = toks[at], toks[k - 1] if k > 0 else None
+        alone = before is None or before.kind in ("pause", "end") or fold(before.text) in _INTRODUCE
+        if tok.kind == "player" and tok.player is not None and alone and _scribe_verb(verb, morphology) and fold(
+                verb.text).endswith(_FIRST_PERSON):
+            return tok.player, k, at
+    return None
+
+
+def _forgets(toks: list[Tok], k: int) -> bool:
+    return k + 1 < len(toks) and fold(toks[k].text) == "не" and fold(toks[k + 1].text) in FORGETTING
+
+
+def _talks_over(toks: list[Tok], k: int) -> bool:
+    """«да тяну я, тяну»: a player's own words while the scribe dictates; a draw verb next to «я» with nothing
+    counted after it says nothing of a hand («я взяла две» is the speaker's draw: asked)."""
+    near = [j for j in (k - 1, k + 1) if 0 <= j < len(toks) and toks[j].kind == "draw"]
+    counted = [t for j in near for t in toks[j + 1 : j + 3] if t.kind in ("number", "count", "rank", "card")]
+    return bool(near) and not counted  # «тянул я две»: counted
