@@ -30,16 +30,17 @@ def same_hand(toks: list[Tok]) -> list[Tok]:
     """«у Кузи король и девятка, у Харитона то же самое»: right after a player's name, «то же самое» says that hand
     as the hand said just before it, of another player's name: its ranks again. Only a hand of ranks said plainly
     (no suit, no correction, no verb) is said again so; anything else («туз пик», «вышла на …») cannot be the same
-    cards: that hand is asked (a hedge)."""
+    cards, and «то же самое» said elsewhere is not clear: asked (a hedge)."""
     out: list[Tok] = []
     k = 0
     while k < len(toks):
         n = _same_at(toks, k)
         name = next((i for i in range(len(out) - 1, -1, -1) if out[i].kind != "filler"), None)
-        if not n or name is None or out[name].kind != "player":
+        if not n:
             out.append(toks[k])
             k += 1
             continue
+        name = name if name is not None and out[name].kind == "player" else 0
         before = next((i for i in range(name - 1, -1, -1) if out[i].kind in _NAMES), None)
         hand = out[before + 1 : name] if before is not None and out[before].player != out[name].player else []
         if hand and all(t.kind in _PLAIN and t.suit is None for t in hand) and any(t.kind == "rank" for t in hand):
@@ -81,5 +82,6 @@ def recalled(toks: list[Tok]) -> list[Tok]:
         while j < len(toks) and toks[j].kind == "pause":
             j += 1
         if j < len(toks) and toks[j].kind in _CARD:
+            k = k - 1 if k > 0 and toks[k - 1].kind == "pause" else k  # «на десятке, не знаю какой, …»: no comma
             out[k:j] = [Tok("filler", t.text) for t in toks[k:j]]
     return out

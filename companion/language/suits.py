@@ -80,9 +80,26 @@ class Suits(Corrections):
         if joined:  # no card of its own before it either: whose suit it is, is asked
             self.unplaced.append(tok.text)
             return
+        if after_its_card and self.before_name(tok, k):
+            return
         if not after_its_card and nxt is not None and self.belongs_before(tok, k, nxt):
             return
         self.suit_before = (tok.suit, tok.text)
+
+    def before_name(self, tok: Tok, k: int) -> bool:
+        """«на десятке, бубновой, у Ани туз»: a suit adjective with no card after it before a name (or the end) is
+        never the next hand's: it is the suit of the card before it, past the comma, if it agrees with it in gender;
+        else not read (asked)."""
+        ahead = self.next(k, (*SKIPPED, "pause"))
+        if ahead is not None and ahead.kind not in ("player", "ambiguous", "stranger", "end", "win"):
+            return False
+        last = self.last
+        agrees = last is not None and last.said_at >= 0 and adjective_gender(tok) == rank_gender(
+            self.toks[last.said_at]) is not None
+        self.paused = self.paused and not agrees
+        if not self.fill_last(tok):
+            self.result.unrecognised.append(tok.text)
+        return True
 
     def and_next(self, k: int) -> bool:
         """«и» is the next word after `k`, commas and hesitations aside."""
@@ -206,17 +223,30 @@ _COLOURS = (("черн", (Suit.SPADES, Suit.CLUBS)), ("красн", (Suit.HEARTS
 _COLOUR_ENDINGS = ("ый", "ая", "ое", "ые", "ой", "ую", "ых", "ым", "ого", "ому", "")
 
 
+_PLURAL_COLOUR = ("ые", "ых", "ым")
+
+
 def _colour(tok: Tok) -> tuple[Suit, Suit] | None:
     low = fold(tok.text)
     return next((suits for stem, suits in _COLOURS if low.startswith(stem) and low[len(stem):] in _COLOUR_ENDINGS
                  and (stem.isascii() == low.isascii())), None)
 
 
+def _plural(tok: Tok) -> bool | None:
+    """A colour word said of several cards («чёрные»), of one («чёрная»), or English: either."""
+    low = fold(tok.text)
+    return None if low.isascii() else low.endswith(_PLURAL_COLOUR)
+
+
+def _plain_rank(tok: Tok | None) -> bool:
+    return tok is not None and tok.kind == "rank" and tok.suit is None and not tok.plural
+
+
 def colours(toks: list[Tok]) -> list[Tok]:
     """«две дамы, обе чёрные», «пара тузов красные»: two cards of one rank said by their colour are the two cards of
     that colour (♠ and ♣, ♥ and ♦); «дама красная», «чёрный туз»: one card said by its colour keeps its suit open
     (asked where the suit changes the points). Anything else said with a colour («три дамы красные», «туз и король
-    оба чёрные») is not read: asked."""
+    оба чёрные», «две дамы, красная и чёрная») is not read: asked."""
     out: list[Tok] = []
     for k, tok in enumerate(toks):
         suits = _colour(tok) if tok.kind == "unknown" else None
@@ -228,18 +258,17 @@ def colours(toks: list[Tok]) -> list[Tok]:
             back -= 1
         card = out[back] if back >= 0 else None
         counted = out[back - 1] if back >= 1 else None
+        one = counted is None or counted.kind not in ("count", "number")
         nxt = toks[k + 1] if k + 1 < len(toks) else None
         if card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
-                counted.kind == "count" and counted.count == 2):
+                counted.kind == "count" and counted.count == 2 and _plural(tok) is not False):
             assert card.rank is not None
             out[back - 1] = Tok("filler", counted.text)
             out[back] = Tok("card", card.text, rank=card.rank, suit=suits[0])
             out += [Tok("and", "и"), Tok("card", tok.text, rank=card.rank, suit=suits[1])]
-        elif back == len(out) - 1 and card is not None and card.kind == "rank" and card.suit is None and not (
-                counted is not None and counted.kind in ("count", "number")) and not card.plural:
+        elif _plural(tok) is not True and back == len(out) - 1 and _plain_rank(card) and one:
             out.append(Tok("unknown-suit", tok.text))  # «дама красная»
-        elif nxt is not None and nxt.kind == "rank" and nxt.suit is None and not nxt.plural and (
-                card is None or card.kind not in ("count", "number")):
+        elif _plural(tok) is not True and _plain_rank(nxt) and (card is None or card.kind not in ("count", "number")):
             out.append(Tok("filler", tok.text))  # «красная дама»
         else:
             out.append(tok)
