@@ -16,7 +16,7 @@ from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
 from companion.language.restated import nothing_held, summed_up
-from companion.language.said_back import recalled, same_hand
+from companion.language.said_back import pronouns, recalled, same_hand
 from companion.language.speaker import speaker_by_place
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
@@ -60,7 +60,8 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
                                                               morphology)))
     out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
-    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(same_hand(recalled(out)))))))
+    out = pronouns(same_hand(recalled(out)), names)
+    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
 
 
 _SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})

@@ -43,7 +43,7 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
 
 # Words that sum a hand up after talk: «ну», «значит», «короче», «в общем», «итак».
 _SUM_UP = frozenset({"ну", "значит", "короче", "итак", "общем", "словом"})
-_TALK = frozenset({"говорит", "говорят", "сказал", "сказала", "кричит"})  # somebody talking over the scribe
+TALK = frozenset({"говорит", "говорят", "сказал", "сказала", "кричит"})  # somebody talking over the scribe
 _HAND_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "draw", "play"})
 _PREPOSITIONS = frozenset({"на", "с", "со", "у", "в", "к", "по"})
 _MORE = frozenset({"и", "ещё", "еще", "плюс", "and"})
@@ -77,14 +77,14 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP
                            or _inside_card(toks, run - 1, start)):
         run -= 1
-    if run <= start or fold(toks[run - 1].text) not in _SUM_UP | _TALK:
+    if run <= start or fold(toks[run - 1].text) not in _SUM_UP | TALK:
         _doubled(toks, out, start, end)
         return
     marker = run - 1
-    while marker > start and (fold(toks[marker - 1].text) in _SUM_UP | _TALK | {"в", "она", "он", "они"}
+    while marker > start and (fold(toks[marker - 1].text) in _SUM_UP | TALK | {"в", "она", "он", "они"}
                               or toks[marker - 1].kind == "pause"):
         marker -= 1
-    corrected = any(t.kind in ("correct", "not") or fold(t.text) in _TALK for t in toks[start:run])
+    corrected = any(t.kind in ("correct", "not") or fold(t.text) in TALK for t in toks[start:run])
     again, before = _ranks(toks[run:end]), _ranks(toks[start:marker])
     confirmed = fold(toks[run - 1].text) in _SUM_UP  # «ну», «значит» right before the cards: the scribe sums up
     if marker > start and fold(toks[marker - 1].text) in _MORE:
@@ -140,7 +140,7 @@ def _unsure(again: list[Rank], before: list[Rank], corrected: bool, confirmed: b
 def _restates(said: list[Tok], again: list[Tok]) -> bool:
     """The cards said again keep what the last correction put in («не девятка, десятка, …, ну, восьмёрка и
     десятка»: the ten), and the suits said («туз червей, нет, бубей, ну, туз» loses the suit: asked)."""
-    last = max((i for i, t in enumerate(said) if t.kind in ("correct", "not") or fold(t.text) in _TALK), default=-1)
+    last = max((i for i, t in enumerate(said) if t.kind in ("correct", "not") or fold(t.text) in TALK), default=-1)
     put_in = _ranks(said[last + 1 :])
     if last >= 0 and said[last].kind == "not":
         put_in = put_in[1:]  # «не девятка»: the card that was wrong

@@ -1,13 +1,15 @@
 """Words that point back at what was just said (issue 21): token rewrites before the reading.
 
 «у Кузи король и девятка, у Харитона то же самое»: a hand said as the hand before it; «у Гаврика не помню, а нет,
-помню: туз пик», «на даме, не помню какой, а, да, крестовой»: a «не помню» taken back at once, by remembering.
+помню: туз пик», «на даме, не помню какой, а, да, крестовой»: a «не помню» taken back at once, by remembering; «у
+Феликса туз и у него же валет»: «он», «она» are the player just named, if the word fits them.
 """
 
 from __future__ import annotations
 
 from companion.core.cards import fold
-from companion.language.spoken_words import FORGETTING, Tok
+from companion.language.restated import TALK
+from companion.language.spoken_words import FORGETTING, Names, Tok
 
 _SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "же"), ("все", "то", "же"))
 _NAMES = frozenset({"player", "ambiguous", "stranger"})
@@ -84,4 +86,27 @@ def recalled(toks: list[Tok]) -> list[Tok]:
         if j < len(toks) and toks[j].kind in _CARD:
             k = k - 1 if k > 0 and toks[k - 1].kind == "pause" else k  # «на десятке, не знаю какой, …»: no comma
             out[k:j] = [Tok("filler", t.text) for t in toks[k:j]]
+    return out
+
+
+_PRONOUNS = {"он": "masc", "него": "masc", "нему": "masc", "ему": "masc", "нем": "masc",
+             "она": "femn", "нее": "femn", "ней": "femn", "ей": "femn"}
+
+
+def pronouns(toks: list[Tok], names: Names) -> list[Tok]:
+    """«у Феликса туз треф и у него же валет», «у Карины, она говорит, две семёрки»: «он», «у него», «она», «у неё»
+    read as nothing, so the cards after them stay with the player just named; where the word does not fit that
+    player («у Веры король и у него дама»: which «он»?) it is a name of nobody here: its cards go with it into a
+    question. «она говорит …» is somebody talking over (restated.summed_up), whoever she is."""
+    out = list(toks)
+    named: str | None = None
+    for k, tok in enumerate(toks):
+        if tok.kind == "player":
+            named = tok.player
+        elif tok.kind in ("ambiguous", "stranger"):
+            named = None
+        gender = _PRONOUNS.get(fold(tok.text)) if tok.kind == "filler" else None
+        talks = k + 1 < len(toks) and fold(toks[k + 1].text) in TALK
+        if gender is not None and named is not None and not talks and gender not in (None, *names.genders(named)):
+            out[k] = Tok("stranger", tok.text)
     return out

@@ -175,6 +175,8 @@ class Names(Protocol):
 
     def multi_word(self, words: Sequence[str]) -> tuple[str, int] | None: ...
 
+    def genders(self, player: str) -> tuple[str | None, ...]: ...
+
 
 def player_token(word: str, players: tuple[str, ...], guessed: bool = False) -> Tok:
     if len(players) == 1:

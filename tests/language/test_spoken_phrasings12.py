@@ -112,3 +112,14 @@ def test_a_suit_word_before_a_name_is_never_the_next_hands() -> None:
     r = read("у бори король, пиковая,")  # a feminine suit after the king: not the king's, and not Света's nine
     assert hands(r)["Борис"] == ["K"] and hands(r)["Света"] == ["9"] and "пиковая" in r.unrecognised
     assert not r.exact
+
+
+def test_a_pronoun_is_the_player_just_named_only_if_it_fits_them() -> None:
+    r = read("у бори туз и у него же семёрка")
+    assert hands(r)["Борис"] == ["7", "A"] and r.exact
+    r = parse("аня вышла на тузе пик у светы девятка и у неё же валет у бори туз у киры король", TABLE, IGRAFAN)
+    assert hands(r)["Света"] == ["9", "J"] and r.exact
+    r = parse("аня вышла на тузе пик у светы девятка и у него же валет у бори туз у киры король", TABLE, IGRAFAN)
+    assert hands(r)["Света"] == ["9"] and not r.exact and "него" in r.unrecognised  # which «он»? asked
+    r = read("у бори дама пик, она говорит, не пик, а треф, ну, дама треф")  # somebody talking over
+    assert hands(r)["Борис"] == ["Q♣"] and r.exact
