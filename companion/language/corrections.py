@@ -48,6 +48,7 @@ class Group:
     said_at: int = -1  # index of the token that said it
     open_count: bool = False  # «короли»: a plural rank said without a number; suits listed after it count
     counted: bool = False  # said with its number («одна дама», «две десятки»)
+    within: tuple[Suit, ...] = ()  # said by its colour («дама красная»): the suits its card may have
 
     def fill(self, suit: Suit, word: str) -> bool:
         """Give the suit to the first card of the group that has none."""

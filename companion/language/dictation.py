@@ -332,9 +332,6 @@ class _Reader(Suits, Checks):
     def on_pause(self, tok: Tok, k: int) -> None:
         self.paused = True
 
-    def on_unknown_suit(self, tok: Tok, k: int) -> None:
-        self.last = None  # "7?": said without a suit on purpose
-
     def on_unknown(self, tok: Tok, k: int) -> None:
         """A word read as nothing: not understood. Where a name could stand, after a hand and before cards
         («туз и девятка, толику король», «а петрович с тузом остался»), it may be somebody's name: the cards after
@@ -372,7 +369,8 @@ class _Reader(Suits, Checks):
             if (group.owner in self.unclear or EVERY_HAND in self.unclear) and not group.finishing:
                 continue
             for suit in group.suits:
-                slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words))
+                slot = Slot(group.rank, suit, group.owner or "", group.finishing, word=" ".join(group.words),
+                            within=group.within)
                 if group.finishing:
                     result.finishing = slot
                 else:

@@ -45,6 +45,7 @@ class Slot:
     finishing: bool = False
     assumed: bool = False
     word: str = ""
+    within: tuple[Suit, ...] = ()  # said by its colour («дама красная»): the suits it may have; () any
 
     @property
     def card(self) -> Card | None:
@@ -131,7 +132,7 @@ def _assume_suits(result: ParsedRound, options: Options, free: set[Card]) -> Non
     for slot in result.live():
         if slot.suit is not None or _suit_matters(slot, result, options, free):
             continue
-        choices = [s for s in ASSUME_ORDER if Card(slot.rank, s) in free]
+        choices = [s for s in ASSUME_ORDER if Card(slot.rank, s) in free and s in (slot.within or Suit)]
         # prefer a suit that changes nothing: not the special queen, not the king of spades
         plain = [
             s
@@ -146,7 +147,7 @@ def _assume_suits(result: ParsedRound, options: Options, free: set[Card]) -> Non
 
 def _suit_matters(slot: Slot, result: ParsedRound, options: Options, free: set[Card]) -> bool:
     """Would the suit of this card change the points (and is a suit that does so still free)?"""
-    candidates = [Card(slot.rank, s) for s in Suit if Card(slot.rank, s) in free]
+    candidates = [Card(slot.rank, s) for s in slot.within or Suit if Card(slot.rank, s) in free]
     if len(candidates) <= 1:
         return False
     if slot.rank is Rank.QUEEN:

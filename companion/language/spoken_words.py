@@ -162,6 +162,7 @@ class Tok:
     plural: bool = False  # a plural suit adjective («червовые»): the suit of every card just said; a plural rank
     played: bool = False  # a play verb said with «последней»: «Тома даму червей последней кинула» (a win)
     guessed: bool = False  # a name read one letter off («Бариса»: asked); a card typo that is also a name («Пети»)
+    suits: tuple[Suit, ...] = ()  # "unknown-suit" said by a colour («дама красная»): the suits the card may have
 
 
 class Names(Protocol):

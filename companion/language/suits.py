@@ -203,6 +203,12 @@ class Suits(Corrections):
         return bool(open_groups)
 
 
+    def on_unknown_suit(self, tok: Tok, k: int) -> None:
+        """"7?": said without a suit on purpose; «дама красная»: the suit open among the colour's two."""
+        if tok.suits and self.last is not None and len(self.last.suits) == 1 and self.last.suits[0] is None:
+            self.last.within = tok.suits
+        self.last = None
+
     def on_or(self, tok: Tok, k: int) -> None:
         """«десятка пик или треф»: the suit is not known; the card stays without one (asked where it matters)."""
         nxt = self.next(k)
@@ -244,12 +250,15 @@ def _plain_rank(tok: Tok | None) -> bool:
 
 def colours(toks: list[Tok]) -> list[Tok]:
     """«две дамы, обе чёрные», «пара тузов красные»: two cards of one rank said by their colour are the two cards of
-    that colour (♠ and ♣, ♥ and ♦); «дама красная», «чёрный туз»: one card said by its colour keeps its suit open
-    (asked where the suit changes the points). Anything else said with a colour («три дамы красные», «туз и король
-    оба чёрные», «две дамы, красная и чёрная») is not read: asked."""
+    that colour (♠ and ♣, ♥ and ♦); «дама красная», «чёрный туз»: one card said by its colour has one of its two
+    suits, open (asked where the suit changes the points). Anything else said with a colour («три дамы красные»,
+    «туз и король оба чёрные», «две дамы, красная и чёрная») is not read: asked."""
     out: list[Tok] = []
-    for k, tok in enumerate(toks):
+    k = 0
+    while k < len(toks):
+        tok = toks[k]
         suits = _colour(tok) if tok.kind == "unknown" else None
+        k += 1
         if suits is None:
             out.append(tok)
             continue
@@ -259,7 +268,7 @@ def colours(toks: list[Tok]) -> list[Tok]:
         card = out[back] if back >= 0 else None
         counted = out[back - 1] if back >= 1 else None
         one = counted is None or counted.kind not in ("count", "number")
-        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        nxt = toks[k] if k < len(toks) else None
         if card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
                 counted.kind == "count" and counted.count == 2 and _plural(tok) is not False):
             assert card.rank is not None
@@ -267,9 +276,11 @@ def colours(toks: list[Tok]) -> list[Tok]:
             out[back] = Tok("card", card.text, rank=card.rank, suit=suits[0])
             out += [Tok("and", "и"), Tok("card", tok.text, rank=card.rank, suit=suits[1])]
         elif _plural(tok) is not True and back == len(out) - 1 and _plain_rank(card) and one:
-            out.append(Tok("unknown-suit", tok.text))  # «дама красная»
-        elif _plural(tok) is not True and _plain_rank(nxt) and (card is None or card.kind not in ("count", "number")):
-            out.append(Tok("filler", tok.text))  # «красная дама»
+            out.append(Tok("unknown-suit", tok.text, suits=suits))  # «дама красная»
+        elif nxt is not None and _plural(tok) is not True and _plain_rank(nxt) and (
+                card is None or card.kind not in ("count", "number")):
+            out += [Tok("filler", tok.text), nxt, Tok("unknown-suit", "", suits=suits)]  # «красная дама»
+            k += 1
         else:
             out.append(tok)
     return out

@@ -3,6 +3,7 @@ ways people speak), each with sentences of my own → hands and readiness, and t
 
 from __future__ import annotations
 
+from companion.core.cards import Card, Rank, Suit
 from companion.core.rules import get_ruleset
 from companion.language.dictation import parse
 from companion.language.settle import ParsedRound
@@ -43,11 +44,17 @@ def test_two_cards_of_one_rank_said_by_their_colour() -> None:
     assert not r.exact
 
 
-def test_one_card_said_by_its_colour_keeps_its_suit_open_or_is_asked() -> None:
+def test_one_card_said_by_its_colour_has_one_of_its_two_suits() -> None:
     r = read("у бори дама красная")  # 20 or 40: which?
     assert hands(r)["Борис"] == ["Q?"] and not r.exact and r.unrecognised == []
+    r = parse("кира вышла на красной даме у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
+    assert r.finishing is not None and r.finishing.suit is None and not r.exact  # −20 or −40?
     r = parse("кира вышла на чёрной даме у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
-    assert r.finishing is not None and r.finishing.suit is None and not r.exact
+    assert r.finishing is not None and r.finishing.suit in (Suit.SPADES, Suit.CLUBS) and r.exact  # −20 either way
+    r = read("у бори красная дама и туз, у светы дама червей")  # the other red queen
+    assert r.hands["Борис"][0].card == Card(Rank.QUEEN, Suit.DIAMONDS)
+    r = read("у бори чёрный туз, у светы туз треф")  # and the ace of spades went out: no black ace is left
+    assert not r.exact
     for said in ("у бори три дамы красные",  # two red queens in the deck
                  "у бори две дамы, красная и чёрная",  # which of each?
                  "у бори туз и король оба чёрные"):  # two ranks: which suit each?
