@@ -16,6 +16,8 @@ _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
 # «ничего не досталось», «ничего не осталось»: what a hand holds («ничего не помню» is not about the hand: asked)
 _HELD = HOLDING | {"досталось", "досталась", "достался", "достались", "пришло", "перепало"}
 _WITHOUT = frozenset({"без", "without"})  # «Руслан без карт вышел»: no cards held
+_CARDS = frozenset({"rank", "card", "count", "number"})
+_NAMED_OR_CARD = _CARDS | {"player", "ambiguous", "stranger", "end"}
 
 
 def nothing_held(toks: list[Tok]) -> list[Tok]:
@@ -27,7 +29,9 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
     out = list(toks)
     for k, tok in enumerate(toks):
         if fold(tok.text) in _WITHOUT and k + 1 < len(toks) and fold(toks[k + 1].text) in CARD_NOUNS:
-            out[k] = Tok("filler", tok.text)
+            said = next((t for t in reversed(toks[:k]) if t.kind in _NAMED_OR_CARD), None)
+            if said is None or said.kind not in _CARDS:  # «у Ани король без карт»: which? not read
+                out[k] = Tok("filler", tok.text)
         if fold(tok.text) not in _NOTHING:
             continue
         at = next((i for i in range(k + 1, len(toks)) if fold(toks[i].text) not in HESITATIONS), None)

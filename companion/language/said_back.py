@@ -31,8 +31,9 @@ def _same_at(toks: list[Tok], k: int) -> int:
 def same_hand(toks: list[Tok]) -> list[Tok]:
     """«у Кузи король и девятка, у Харитона то же самое»: right after a player's name, «то же самое» says that hand
     as the hand said just before it, of another player's name: its ranks again. Only a hand of ranks said plainly
-    (no suit, no correction, no verb) is said again so; anything else («туз пик», «вышла на …») cannot be the same
-    cards, and «то же самое» said elsewhere is not clear: asked (a hedge)."""
+    (no suit, no correction, no verb) is said again so, and only when nothing more is said of that hand; anything else
+    («туз пик», «вышла на …») cannot be the same cards, «то же самое, только с тузом», «…, нет, туз» may change
+    them, and «то же самое» said elsewhere is not clear: asked (a hedge)."""
     out: list[Tok] = []
     k = 0
     while k < len(toks):
@@ -45,7 +46,10 @@ def same_hand(toks: list[Tok]) -> list[Tok]:
         name = name if name is not None and out[name].kind == "player" else 0
         before = next((i for i in range(name - 1, -1, -1) if out[i].kind in _NAMES), None)
         hand = out[before + 1 : name] if before is not None and out[before].player != out[name].player else []
-        if hand and all(t.kind in _PLAIN and t.suit is None for t in hand) and any(t.kind == "rank" for t in hand):
+        then = next((t for t in toks[k + n :] if t.kind not in ("filler", "and", "pause")), None)
+        alone = then is None or then.kind in (*_NAMES, "end")  # not «то же самое, только с тузом», «…, нет, туз»
+        if alone and hand and all(t.kind in _PLAIN and t.suit is None for t in hand) and any(
+                t.kind == "rank" for t in hand):
             out += [t for t in hand if t.kind in ("rank", "count", "and")]
             out += [Tok("filler", t.text) for t in toks[k : k + n]]
         else:

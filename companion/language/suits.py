@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.core.cards import Rank, Suit, card_word, fold
 from companion.language.corrections import SKIPPED, Corrections, Group
-from companion.language.spoken_words import FILLERS, HESITATIONS, Tok, card_word_typo
+from companion.language.spoken_words import ABSENT, FILLERS, HESITATIONS, Tok, card_word_typo
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
 _BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
@@ -279,8 +279,9 @@ def colours(toks: list[Tok]) -> list[Tok]:
             out.append(Tok("unknown-suit", tok.text, suits=suits))  # «дама красная»
         elif nxt is not None and _plural(tok) is not True and _plain_rank(nxt) and (
                 card is None or card.kind not in ("count", "number")):
-            out += [Tok("filler", tok.text), nxt, Tok("unknown-suit", "", suits=suits)]  # «красная дама»
-            k += 1
+            absent = k + 1 < len(toks) and fold(toks[k + 1].text) in ABSENT  # «красного короля нет»: as «короля нет»
+            out += [Tok("filler", tok.text), nxt] + ([] if absent else [Tok("unknown-suit", "", suits=suits)])
+            k += 1  # «красная дама»
         else:
             out.append(tok)
     return out
