@@ -13,7 +13,8 @@ from companion.language.spoken_words import FORGETTING, Tok
 
 # Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
-_FIRST_PERSON = ("ю", "у")  # «диктую», «пишу», «говорю», «записываю»
+_DICTATING = frozenset({"диктовать", "продиктовать", "писать", "записывать"})  # «диктую», «пишу» («говорю»: talk)
+_FIRST_PERSON = ("ю", "у")  # «диктую», «пишу», «записываю»
 _INTRODUCE = frozenset({"это", "я", "тут", "здесь"})  # «это Тихон диктую»
 
 
@@ -31,6 +32,8 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
                 out[k] = Tok("filler", tok.text)
             elif named is not None and k > named[2]:
                 out[k] = Tok("player", tok.text, player=named[0])  # «это Тихон, диктую: я вышел»
+            elif named is not None and k == named[1] - 1:
+                out[k] = Tok("filler", tok.text)  # «я Тихон, диктую»
             else:
                 out[k] = Tok("stranger", tok.text)
     if named is not None:
@@ -38,22 +41,25 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     return out
 
 
-def _scribe_verb(tok: Tok, morphology: Morphology) -> bool:
-    return tok.kind == "filler" and any(fold(lemma) in _SCRIBE_VERBS for lemma in morphology.lemmas(fold(tok.text)))
+def _scribe_verb(tok: Tok, morphology: Morphology, verbs: frozenset[str] = _SCRIBE_VERBS) -> bool:
+    return tok.kind == "filler" and any(fold(lemma) in verbs for lemma in morphology.lemmas(fold(tok.text)))
 
 
 def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | None:
-    """«это Тихон, диктую», «Тихон пишу»: a player's name said on its own (not «у Тихона, говорю, …») right before a
-    verb of dictating in the first person, before any card: the scribe is that player (the player, the index of the
-    name, the index of the verb)."""
+    """«это Тихон, диктую», «я Тихон, пишу»: a player's name said on its own (not «у Тихона, пишу, …») right before
+    a verb of dictating in the first person («говорю» is said in passing too), before any card and not right before
+    a win («Аня, пишу, вышла»): the scribe is that player (the player, the index of the name, the index of the
+    verb)."""
     for k, tok in enumerate(toks[:-1]):
         if tok.kind in ("rank", "card", "count", "win"):
             return None
         at = k + 2 if toks[k + 1].kind == "pause" and k + 2 < len(toks) else k + 1
         verb, before = toks[at], toks[k - 1] if k > 0 else None
         alone = before is None or before.kind in ("pause", "end") or fold(before.text) in _INTRODUCE
-        if tok.kind == "player" and tok.player is not None and alone and _scribe_verb(verb, morphology) and fold(
-                verb.text).endswith(_FIRST_PERSON):
+        then = next((t for t in toks[at + 1 :] if t.kind != "pause"), None)  # «Аня, пишу, вышла»: said in passing
+        dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(_FIRST_PERSON)
+        dictates = dictates and (then is None or then.kind != "win")
+        if tok.kind == "player" and tok.player is not None and alone and dictates:
             return tok.player, k, at
     return None
 
