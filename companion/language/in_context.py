@@ -28,6 +28,7 @@ from companion.language.spoken_words import (
     card_word_token,
     card_word_typo,
     classify,
+    past_hesitations,
     player_token,
     suit_word_typo,
 )
@@ -218,7 +219,8 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
     the player named before. After «у» a name is a genitive: «у Валентина» is Валентин's, not Валентина's."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        after_u = k > 0 and toks[k - 1].kind == "filler" and fold(toks[k - 1].text) in _NAME_BEFORE
+        u = past_hesitations(toks, k - 1, -1)  # «у, ну, Дёмы»
+        after_u = u >= 0 and toks[u].kind == "filler" and fold(toks[u].text) in _NAME_BEFORE
         if tok.kind == "ambiguous" and after_u:
             lemmas = {fold(lemma) for lemma in morphology.genitive_lemmas(fold(tok.text))}
             genitive = [p for p in tok.players if fold(p) in lemmas]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.core.cards import Rank, Suit, fold
-from companion.language.spoken_words import ABSENT, CARD_NOUNS, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, CARD_NOUNS, HESITATIONS, HOLDING, Tok, past_hesitations
 
 _NOTHING = frozenset({"ничего", "ничегошеньки", "nothing"})
 # «ничего не досталось», «ничего не осталось»: what a hand holds («ничего не помню» is not about the hand: asked)
@@ -28,7 +28,8 @@ def nothing_held(toks: list[Tok]) -> list[Tok]:
     anyone else's hand is then not said, and asked); «без» before anything else is not read («без туза»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        if fold(tok.text) in _WITHOUT and k + 1 < len(toks) and fold(toks[k + 1].text) in CARD_NOUNS:
+        noun = past_hesitations(toks, k + 1)  # «без, э, карт»
+        if fold(tok.text) in _WITHOUT and noun < len(toks) and fold(toks[noun].text) in CARD_NOUNS:
             said = next((t for t in reversed(toks[:k]) if t.kind in _NAMED_OR_CARD), None)
             if said is None or said.kind not in _CARDS:  # «у Ани король без карт»: which? not read
                 out[k] = Tok("filler", tok.text)

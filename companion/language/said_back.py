@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.restated import TALK
-from companion.language.spoken_words import FORGETTING, Names, Tok
+from companion.language.spoken_words import FORGETTING, Names, Tok, past_hesitations
 
 _SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "же"), ("все", "то", "же"))
 _NAMES = frozenset({"player", "ambiguous", "stranger"})
@@ -18,13 +18,18 @@ _AFTER_SAME = frozenset({"player", "ambiguous", "stranger", "end", "pause", "and
 
 
 def _same_at(toks: list[Tok], k: int) -> int:
-    """How many words «то же самое» takes at `k` (0 if it is not said there)."""
-    said = [fold(t.text) for t in toks[k : k + 3]]
+    """How many words «то же самое» takes at `k` («то же, ну, самое»: hesitations inside), 0 if it is not said
+    there."""
+    at = [k]
+    while len(at) < 3 and at[-1] < len(toks):
+        at.append(past_hesitations(toks, at[-1] + 1))
+    said = tuple(fold(toks[i].text) if i < len(toks) else "" for i in at)
     for phrase in _SAME:
-        if tuple(said[: len(phrase)]) == phrase:
-            after = toks[k + len(phrase)] if k + len(phrase) < len(toks) else None
+        if said[: len(phrase)] == phrase:
+            end = at[len(phrase) - 1] + 1
+            after = toks[end] if end < len(toks) else None
             if phrase[-1] == "самое" or after is None or after.kind in _AFTER_SAME:
-                return len(phrase)
+                return end - k
     return 0
 
 
@@ -72,21 +77,20 @@ def recalled(toks: list[Tok]) -> list[Tok]:
     Веры …») the «не помню» stands (asked)."""
     out = list(toks)
     for k in range(len(toks) - 1):
-        if fold(toks[k].text) != "не" or fold(toks[k + 1].text) not in FORGETTING:
+        j = past_hesitations(toks, k + 1)  # «не, ну, помню»
+        if fold(toks[k].text) != "не" or j >= len(toks) or fold(toks[j].text) not in FORGETTING:
             continue
-        j = k + 2
-        while j < len(toks) and (fold(toks[j].text) in _WHICH or toks[j].kind == "pause"):
-            j += 1
+        j = past_hesitations(toks, j + 1)
+        while j < len(toks) and fold(toks[j].text) in _WHICH:
+            j = past_hesitations(toks, j + 1)
         back = j
-        while j < len(toks) and (fold(toks[j].text) in _BACK or toks[j].kind == "pause"):
-            j += 1
+        while j < len(toks) and fold(toks[j].text) in _BACK:
+            j = past_hesitations(toks, j + 1)
         said = {fold(t.text) for t in toks[back:j]}
         if j < len(toks) and fold(toks[j].text) in _RECALL and said:
-            j += 1
+            j = past_hesitations(toks, j + 1)
         elif not said & _YES_NO:
             continue
-        while j < len(toks) and toks[j].kind == "pause":
-            j += 1
         if j < len(toks) and toks[j].kind in _CARD:
             k = k - 1 if k > 0 and toks[k - 1].kind == "pause" else k  # «на десятке, не знаю какой, …»: no comma
             out[k:j] = [Tok("filler", t.text) for t in toks[k:j]]

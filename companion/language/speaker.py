@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.morphology import Morphology
-from companion.language.spoken_words import FORGETTING, Tok
+from companion.language.spoken_words import FORGETTING, Tok, past_hesitations
 
 # Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
@@ -53,10 +53,13 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
     for k, tok in enumerate(toks[:-1]):
         if tok.kind in ("rank", "card", "count", "win"):
             return None
-        at = k + 2 if toks[k + 1].kind == "pause" and k + 2 < len(toks) else k + 1
-        verb, before = toks[at], toks[k - 1] if k > 0 else None
-        alone = before is None or before.kind in ("pause", "end") or fold(before.text) in _INTRODUCE
-        then = next((t for t in toks[at + 1 :] if t.kind != "pause"), None)  # «Аня, пишу, вышла»: said in passing
+        at, back = past_hesitations(toks, k + 1), past_hesitations(toks, k - 1, -1)  # «это, ну, Тихон, э, диктую»
+        if at >= len(toks):
+            return None
+        verb, before = toks[at], toks[back] if back >= 0 else None
+        alone = before is None or before.kind == "end" or fold(before.text) in _INTRODUCE
+        then = toks[past_hesitations(toks, at + 1)] if past_hesitations(toks, at + 1) < len(toks) else None
+        # «Аня, пишу, вышла»: «пишу» said in passing
         dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(_FIRST_PERSON)
         dictates = dictates and (then is None or then.kind != "win")
         if tok.kind == "player" and tok.player is not None and alone and dictates:

@@ -346,6 +346,14 @@ def suit_word_typo(low: str) -> CardWord | None:
     return suits[0]
 
 
+def past_hesitations(toks: Sequence[Tok], k: int, step: int = 1) -> int:
+    """The index of the first word from `k` on (back, with step -1) that is no comma and no hesitation («ну», «э»);
+    len(toks) or -1 if there is none."""
+    while 0 <= k < len(toks) and (toks[k].kind == "pause" or fold(toks[k].text) in HESITATIONS):
+        k += step
+    return k
+
+
 def numeral(tok: Tok) -> int | None:
     """How many a number word or digits say («три», "3", «пять»), if the token is one."""
     if tok.kind in ("count", "number"):

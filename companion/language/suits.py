@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.core.cards import Rank, Suit, card_word, fold
 from companion.language.corrections import SKIPPED, Corrections, Group
-from companion.language.spoken_words import ABSENT, FILLERS, HESITATIONS, Tok, card_word_typo
+from companion.language.spoken_words import ABSENT, FILLERS, HESITATIONS, Tok, card_word_typo, past_hesitations
 
 _SUIT_WORDS = ("suit-after", "suit-before", "suit-letter")
 _BOTH = frozenset({"оба", "обе", "both"})  # «десятка и девятка, обе черви»
@@ -262,20 +262,22 @@ def colours(toks: list[Tok]) -> list[Tok]:
         if suits is None:
             out.append(tok)
             continue
-        back = len(out) - 1
-        while back >= 0 and (out[back].kind == "pause" or fold(out[back].text) in _BOTH):
+        back = len(out) - 1  # «две дамы, обе, ну, чёрные»
+        while back >= 0 and (out[back].kind == "pause" or fold(out[back].text) in _BOTH | HESITATIONS):
             back -= 1
+        adjacent = all(fold(t.text) in HESITATIONS for t in out[back + 1 :])  # «дама, ну, красная»; not «дама, красная»
         card = out[back] if back >= 0 else None
-        counted = out[back - 1] if back >= 1 else None
+        before = past_hesitations(out, back - 1, -1)  # «две, значит, дамы»
+        counted = out[before] if back >= 1 and before >= 0 else None
         one = counted is None or counted.kind not in ("count", "number")
         nxt = toks[k] if k < len(toks) else None
         if card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
                 counted.kind == "count" and counted.count == 2 and _plural(tok) is not False):
             assert card.rank is not None
-            out[back - 1] = Tok("filler", counted.text)
+            out[before] = Tok("filler", counted.text)
             out[back] = Tok("card", card.text, rank=card.rank, suit=suits[0])
             out += [Tok("and", "и"), Tok("card", tok.text, rank=card.rank, suit=suits[1])]
-        elif _plural(tok) is not True and back == len(out) - 1 and _plain_rank(card) and one:
+        elif _plural(tok) is not True and adjacent and _plain_rank(card) and one:
             out.append(Tok("unknown-suit", tok.text, suits=suits))  # «дама красная»
         elif nxt is not None and _plural(tok) is not True and _plain_rank(nxt) and (
                 card is None or card.kind not in ("count", "number")):

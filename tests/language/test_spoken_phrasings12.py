@@ -142,3 +142,18 @@ def test_a_pronoun_is_the_player_just_named_only_if_it_fits_them() -> None:
     assert hands(r)["Света"] == ["9"] and not r.exact and "него" in r.unrecognised  # which «он»? asked
     r = read("у бори дама пик, она говорит, не пик, а треф, ну, дама треф")  # somebody talking over
     assert hands(r)["Борис"] == ["Q♣"] and r.exact
+
+
+def test_hesitations_inside_the_new_phrasings_change_nothing() -> None:
+    for said, boris in (("у бори две, ну, дамы, обе, э, красные", ["Q♥", "Q♦"]),
+                        ("у бори не, короче, помню, а нет, вот, помню, король треф", ["K♣"]),
+                        ("у бори без, э, карт, у бори король", ["K"])):
+        r = read(said)
+        assert hands(r)["Борис"] == boris, said
+    r = parse("аня вышла на тузе пик у светы дама и семёрка у бори то же, ну, самое у киры валет", TABLE, IGRAFAN)
+    assert hands(r)["Борис"] == ["7", "Q"] and r.exact
+    r = parse("это, ну, кира, э, диктую: я вышла на тузе пик, у ани туз, у бори король, у светы девятка", TABLE,
+              IGRAFAN)
+    assert r.winner == "Кира" and r.exact
+    r = parse("кира вышла на тузе пик у ани туз у, ну, бори король у светы девятка", TABLE, IGRAFAN)
+    assert hands(r)["Борис"] == ["K"] and r.exact
