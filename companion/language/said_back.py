@@ -15,6 +15,7 @@ _SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "�
 _NAMES = frozenset({"player", "ambiguous", "stranger"})
 _PLAIN = frozenset({"rank", "count", "and", "filler", "pause"})  # a hand of ranks only, said plainly
 _AFTER_SAME = frozenset({"player", "ambiguous", "stranger", "end", "pause", "and", "win"})
+_AS = frozenset({"что", "как", "чем"})
 
 
 def _same_at(toks: list[Tok], k: int) -> int:
@@ -51,8 +52,9 @@ def same_hand(toks: list[Tok]) -> list[Tok]:
         name = name if name is not None and out[name].kind == "player" else 0
         before = next((i for i in range(name - 1, -1, -1) if out[i].kind in _NAMES), None)
         hand = out[before + 1 : name] if before is not None and out[before].player != out[name].player else []
-        then = next((t for t in toks[k + n :] if t.kind not in ("filler", "and", "pause")), None)
-        alone = then is None or then.kind in (*_NAMES, "end")  # not «то же самое, только с тузом», «…, нет, туз»
+        at = next((i for i in range(k + n, len(toks)) if toks[i].kind not in ("filler", "and", "pause")), len(toks))
+        alone = at == len(toks) or toks[at].kind in (*_NAMES, "end")  # not «то же самое, только с тузом», «…, нет, туз»
+        alone = alone and not any(fold(t.text) in _AS for t in toks[k + n : at])  # «то же самое, что у Ани»: whose?
         if alone and hand and all(t.kind in _PLAIN and t.suit is None for t in hand) and any(
                 t.kind == "rank" for t in hand):
             out += [t for t in hand if t.kind in ("rank", "count", "and")]
