@@ -192,7 +192,7 @@ class Checks(Counts):
     def note_together(self, player: str, k: int) -> None:
         """«у Бори и у Веры …»: a name joined by «и» to the name before, with no card between, is said together."""
         at = k - 1
-        while at >= 0 and fold(self.toks[at].text) in _JOINING:
+        while at >= 0 and fold(self.toks[at].text) in _JOINING | HESITATIONS:  # «у Фрола и, э, у Харитона»
             at -= 1
         links = {fold(t.text) for t in self.toks[at + 1 : k]}
         prev = self.toks[at] if at >= 0 else None
@@ -211,7 +211,8 @@ class Checks(Counts):
         if len(names) < 2 or group.owner != names[-1] or group.finishing:
             return
         at = group.said_at - 1
-        while at >= 0 and self.toks[at].kind in ("count", "number", "suit-before"):
+        while at >= 0 and (self.toks[at].kind in ("count", "number", "suit-before", "pause")
+                           or fold(self.toks[at].text) in HESITATIONS):  # «по, ну, тузу»
             at -= 1
         if at >= 0 and fold(self.toks[at].text) == "по":
             for player in names[:-1]:

@@ -101,7 +101,7 @@ class _Reader(Suits, Checks):
         }
         for k, tok in enumerate(self.toks):  # digits first, so that «две 9» sees the rank after the count
             if tok.kind == "number":
-                self.toks[k] = number_as(tok, self.next(k))
+                self.toks[k] = number_as(tok, self.after(k))  # «2, ну, туза»
         for k, tok in enumerate(self.toks):
             if k in self.consumed:
                 continue

@@ -227,7 +227,8 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
             out[k] = Tok("player", tok.text, player=genitive[0]) if len(genitive) == 1 else tok
         if tok.kind not in ("unknown", "stranger") and not (tok.guessed and tok.player is None):
             continue
-        before_win = k + 1 < len(toks) and toks[k + 1].kind == "win"
+        win = past_hesitations(toks, k + 1)  # «Лаврик, э, кончил»
+        before_win = win < len(toks) and toks[win].kind == "win"
         if after_u or before_win:
             players = names.by_root(tok.text)
             out[k] = player_token(tok.text, players) if players else Tok("stranger", tok.text)

@@ -158,3 +158,12 @@ def test_hesitations_inside_the_new_phrasings_change_nothing() -> None:
     assert r.winner == "Кира" and r.exact
     r = parse("кира вышла на тузе пик у ани туз у, ну, бори король у светы девятка", TABLE, IGRAFAN)
     assert hands(r)["Борис"] == ["K"] and r.exact
+
+
+def test_hesitations_inside_older_phrasings_change_nothing() -> None:
+    r = read("у бори 2 ну туза")  # a count in digits, a hesitation, the rank
+    assert hands(r)["Борис"] == ["A", "A"] and r.exact
+    r = parse("аня вышла на тузе пик у бори и, э, у светы по, ну, королю у киры валет", TABLE, IGRAFAN)
+    assert hands(r)["Борис"] == hands(r)["Света"] == ["K"] and r.exact
+    r = parse("лаврик э кончил на тузе пик у ани туз у светы девятка", ["Аня", "Лаврентий", "Света"], IGRAFAN)
+    assert r.winner == "Лаврентий" and r.exact  # a pet name by its root where a name stands before a win
