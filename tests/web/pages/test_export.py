@@ -242,6 +242,7 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
     assert '<p class="places">1.&nbsp;Аня&nbsp;−10 · 2.&nbsp;Борис&nbsp;10 · 3.&nbsp;Вера&nbsp;110 (lost)</p>' in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
     assert "size: A4 portrait" in html and "counter(pages)" in html
+    assert "· 3 rounds · Аня · Борис · Вера</p>" in html  # the players on the date's line: a line fewer to lay out
     from companion import ROOT
 
     assert "thead { display: table-header-group; }" in (ROOT / "static" / export.SHEET_CSS).read_text()
