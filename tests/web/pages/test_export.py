@@ -264,6 +264,9 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     with client.application.test_request_context("/?lang=en"):
         html, images = export.sheet_document(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
+    # the table's key: after the summary (the page's width, one line), right over the table
+    key = html.index('<p class="note">In each square: the cards left in hand')
+    assert html.index("</div>", html.index('<div class="summary">')) < key < html.index('<table class="rounds">')
     from companion import ROOT
 
     chart = images["chart.svg"][1].decode()
