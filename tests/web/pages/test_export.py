@@ -237,7 +237,8 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
     assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
     assert '<img src="render:chart.svg"' in html
     assert embedded(context, "qr.png", "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow it
-    assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
+    assert '<p class="outcome">Final standings. Lost: Вера</p>' in html and "Вера in round 3 with" in html  # one
+    assert "<h2>Final standings" not in html  # paragraph: the title, then the outcome, in the same bold face
     # the places in one paragraph that wraps between places, not within one (a line per place costs its own layout)
     assert '<p class="places">1.&nbsp;Аня&nbsp;−10 · 2.&nbsp;Борис&nbsp;10 · 3.&nbsp;Вера&nbsp;110 (lost)</p>' in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
