@@ -157,10 +157,13 @@
     clearTimeout(retryTimer);
     retryTimer = setTimeout(flush, ms);
   }
+  // the round page on screen is the queued round's: the same form, an empty one, or (an add) the same round number,
+  // whose ticks are the queued round's again (the server's draft, which the seats share, shows them after a reload)
   function onTheQueuedForm(item) {
     var form = roundForm();
     return form && form.getAttribute("action") === item.action &&
-      (form.elements.idempotency_key.value === item.key || !taps(form).length);
+      (form.elements.idempotency_key.value === item.key || !taps(form).length ||
+       (!item.edit && form.dataset.round === item.round));
   }
   function arrived(item) {
     announce(text("sent", { n: item.round }));

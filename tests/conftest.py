@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from jinja2.bccache import Bucket
 from werkzeug.routing import Rule
 
 from companion import create_app
+from companion.storage.database import init_db
 
 # Hypothesis keeps its example database and caches outside the checkout (tests never write there).
 set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "companion101-hypothesis"))
@@ -91,9 +93,23 @@ def instance_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     return folder
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database as the app creates it (every migration applied), made once per worker; closed, so the file alone
+    holds it (WAL checkpointed)."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite3"
+    init_db(str(path))
+    return path
+
+
 @pytest.fixture
-def app(tmp_path: Any) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "SECRET_KEY": "test"})
+def app(tmp_path: Any, migrated_database: Path) -> Flask:
+    """The app on a fresh database of its own: a copy of the migrated one, as the app would have made it (the app
+    then finds every migration applied; storage's own tests create and upgrade databases from nothing)."""
+    database = tmp_path / "test.sqlite3"
+    shutil.copyfile(migrated_database, database)
+    database.chmod(0o600)
+    return create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "test"})
 
 
 @pytest.fixture

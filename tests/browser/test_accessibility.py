@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_scorekeeper import start_series, tap_round
+from tests.browser.test_scorekeeper import start_series_by_form, tap_round
 
 pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
@@ -50,7 +50,7 @@ def scheme_page(request: Any, browser: Any) -> Iterator[Any]:
 
 def test_no_serious_or_critical_findings_on_any_page(scheme_page: Any, base_url: str) -> None:
     page = scheme_page
-    series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    series_id = start_series_by_form(page, base_url, ["Аня", "Борис", "Вера"])
     share = page.url
     page.goto(f"{base_url}/series/{series_id}")
     tap_round(page, "Аня", "дама червей", {"Борис": ["туз пик"], "Вера": ["десятка треф"]})

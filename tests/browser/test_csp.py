@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_scorekeeper import start_series, tap_round
+from tests.browser.test_scorekeeper import start_series_by_form, tap_round
 
 pytestmark = pytest.mark.slow  # over 5 s: outside the fast lane (-m 'not slow'), always in CI
 
@@ -43,7 +43,7 @@ def test_every_page_loads_under_the_csp_without_violations(new_page: Any, base_u
         seen.extend(f"{path}: {v}" for v in violations(page, console))
         console.clear()
 
-    series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    series_id = start_series_by_form(page, base_url, ["Аня", "Борис", "Вера"])
     seen.extend(f"start/share: {v}" for v in violations(page, console))
     tap_round(
         page, "Аня", "девятка червей", {"Борис": ["десятка треф"], "Вера": ["дама пик"]}
@@ -69,7 +69,7 @@ def test_every_page_loads_under_the_csp_without_violations(new_page: Any, base_u
 
 def test_the_standings_poll_runs_under_the_csp(new_page: Any, base_url: str) -> None:
     editor, _ = watched(new_page)
-    series_id = start_series(editor, base_url, ["Аня", "Борис"])
+    series_id = start_series_by_form(editor, base_url, ["Аня", "Борис"])
     viewer, console = watched(new_page)
     viewer.clock.install()  # the page's timers, run at their pace until fast-forwarded below
     viewer.goto(f"{base_url}/series/{series_id}")

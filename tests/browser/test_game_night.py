@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_offline_round import SAVED, open_round, rounds_stored, save, tap
-from tests.browser.test_scorekeeper import start_series, tap_round, total
+from tests.browser.test_scorekeeper import start_series_by_form, tap_round, total
 
 PLAYERS = ["Аня", "Борис", "Вера", "Глеб"]
 
@@ -32,7 +32,7 @@ def api_totals(page: Any, base_url: str, series_id: str) -> dict[str, str]:
 @pytest.mark.slow
 def test_a_game_night_on_a_phone_loses_nothing(new_page: Any, base_url: str) -> None:
     page = new_page()
-    series_id = start_series(page, base_url, PLAYERS)
+    series_id = start_series_by_form(page, base_url, PLAYERS)
     entered: list[dict[str, Any]] = []  # what the table entered, round by round, as the API names cards
 
     tap_round(page, "Аня", "восьмёрка треф", {"Борис": ["туз пик"], "Вера": ["король пик"], "Глеб": ["шестёрка пик"]})

@@ -216,3 +216,31 @@ def test_the_standings_say_when_they_were_updated_and_that_the_connection_is_gon
     tap_round(editor, "Аня", "восьмёрка треф", {"Борис": ["туз пик"]})
     expect(total(viewer, "Борис")).to_have_text("11", timeout=9000)
     expect(freshness).to_have_text(re.compile(r"^Счёт на \d\d:\d\d$"))
+
+
+@pytest.mark.slow
+def test_a_queued_round_shown_again_from_the_draft_after_a_reload_leads_to_the_totals_once_sent(
+        new_page: Any, base_url: str) -> None:
+    """The scorekeeper's taps also go to the server's draft (the seats share it). Saved without Wi-Fi and reloaded,
+    the round page shows the draft's cards again; once the queued round is sent, the page goes on to the totals. It
+    stayed on the round with those cards ticked, ready to be saved a second time (the game night failed so under
+    load, when the draft had been sent before the Wi-Fi dropped)."""
+    page = new_page()
+    series_id = start_series(page, base_url, ["Аня", "Борис", "Вера"])
+    open_round(page)
+    with page.expect_response(lambda r: "/draft/1" in r.url and r.request.method == "POST"):
+        tap(page, "Аня", "восьмёрка треф", {"Борис": ["туз пик"], "Вера": []})
+    with page.expect_response(lambda r: "/draft/2" in r.url and r.request.method == "POST"):
+        page.locator(".panel.active input[aria-label='король пик'] + span").click()
+    page.context.set_offline(True)
+    save(page)
+    expect(page.locator("#offline-said")).to_contain_text("раунд 1 сохранён на телефоне")
+    sends = re.compile(r"/series/[\w-]+/round$")
+    page.route(sends, lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.locator(".offline .queued")).to_contain_text("Раунд 1 сохранён на телефоне и отправится сам")
+    expect(page.locator("input[name=hand-1][value=AS]")).to_be_checked()  # the draft's cards, shown again
+    page.unroute(sends)
+    page.wait_for_url(SAVED, timeout=40000)  # the next retry sends it, and the totals follow
+    assert len(rounds_stored(page, base_url, series_id)) == 1

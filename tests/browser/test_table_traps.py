@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_scorekeeper import start_series, tap_round, total
+from tests.browser.test_scorekeeper import start_series, start_series_by_form, tap_round, total
 
 PHONE = {"width": 390, "height": 844}
 
@@ -163,7 +163,7 @@ def test_a_just_saved_round_can_be_undone_in_one_tap_away_from_the_save_button(n
 
 def test_share_page_shows_the_series_as_it_stands(new_page: Any, base_url: str) -> None:
     page = new_page()
-    series_id = start_series(page, base_url, ["Аня", "Борис"])
+    series_id = start_series_by_form(page, base_url, ["Аня", "Борис"])
     expect(page.locator("h1")).to_have_text("Партия создана")
     page.goto(f"{base_url}/series/{series_id}")
     tap_round(page, "Аня", "туз пик", {"Борис": ["король червей"]})
