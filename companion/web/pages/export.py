@@ -46,10 +46,9 @@ bp.record_once(lambda state: pdf.init_app(state.app))
 # Above this many players the columns do not fit an A4 page upright: the sheet turns to landscape.
 PORTRAIT_MAX_PLAYERS = 5
 # The page's width for the rounds table, by orientation (static/scoresheet.css: A4 less the 12 mm margins),
-# the round numbers' column (`col.n`) and the chart's width (`.chart`, 52 % of the page's).
+# and the round numbers' column (`col.n`).
 TABLE_MM = {False: 210 - 24, True: 297 - 24}
 NUMBER_MM = 8
-CHART_MM = {landscape: width * 0.52 for landscape, width in TABLE_MM.items()}
 
 
 NBSP = "\u00a0"
@@ -115,12 +114,15 @@ DIGIT_EM = 1303 / 2048  # the width of every digit of the sheet's font (DejaVu S
 
 
 def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
-    """The series page's chart with at most PRINT_TICKS round numbers on its axis, as one text.
+    """The series page's chart with at most PRINT_TICKS round numbers on its axis, as one text, and its loss
+    label said by the figure's caption instead (templates/scoresheet.html).
 
     WeasyPrint lays out an SVG text letter by letter, and a centred one (`text-anchor="middle"`) as a
     drawing of its own: the page's one text per number cost about 2 % of a 10-round sheet. Here every
     digit is placed where the centred number would put it (the font's digits are all DIGIT_EM wide), in
-    one text starting at the left (`axis`: the x of each digit, and the digits)."""
+    one text starting at the left (`axis`: the x of each digit, and the digits). The loss label, an SVG text of
+    21 letters (about 2 % of the sheet) and then a line of HTML placed over the image (1.5 %: an absolutely placed
+    box), is a sentence of the caption under the chart: it says which line is the loss line already."""
     ticks = chart["ticks"][:: -(-len(chart["ticks"]) // PRINT_TICKS) or 1]
     digit = DIGIT_EM * TICK_SIZE
     xs, digits = [], []
@@ -129,25 +131,7 @@ def print_chart(chart: dict[str, Any]) -> dict[str, Any]:
         start = tick["x"] - len(number) * digit / 2
         xs += [f"{start + i * digit:.1f}" for i in range(len(number))]
         digits.append(number)
-    return {**chart, "ticks": ticks, "axis": {"x": " ".join(xs), "text": "".join(digits)}, "label_in_html": True}
-
-
-LABEL_SIZE = 10  # the loss line's label, in the chart's units (templates/_chart.html)
-LABEL_X, LABEL_ABOVE = 4, 4  # its start from the chart's left edge, its baseline above the loss line (chart units)
-BASELINE_EM = (1901 - ((1901 + 483) - 2048) / 2) / 2048  # the baseline under a line box of line-height 1 (DejaVu Sans)
-
-
-def print_loss_label(chart: dict[str, Any], chart_mm: float) -> dict[str, str]:
-    """The chart's loss label as HTML text over the image, where the chart's own label stood.
-
-    WeasyPrint lays out an SVG text letter by letter (its 21 letters cost about 2 % of a 10-round sheet);
-    as a line of HTML it is one text. `chart_mm` is the chart's width on the page: the label keeps the size
-    it had in the chart (LABEL_SIZE units). Its place is a share of the chart's width (the image keeps its
-    proportions), so it stays on the line in either orientation."""
-    unit_pt = chart_mm / chart["width"] * 72 / 25.4
-    top = chart["loss_y"] - LABEL_ABOVE - BASELINE_EM * LABEL_SIZE
-    return {"text": chart["loss_label"], "size": f"{LABEL_SIZE * unit_pt:.2f}pt",
-            "left": f"{LABEL_X / chart['width'] * 100:.2f}%", "top": f"{max(top, 0) / chart['width'] * 100:.2f}%"}
+    return {**chart, "ticks": ticks, "axis": {"x": " ".join(xs), "text": "".join(digits)}, "label_in_caption": True}
 
 
 def chart_svg(chart: dict[str, Any]) -> bytes:
@@ -216,7 +200,7 @@ def sheet_context(series: Series) -> dict[str, Any]:
         "corrections": corrections(series),
         "rules_lines": series_rules_lines(series),
         "landscape": landscape,
-        "loss_label": print_loss_label(chart, CHART_MM[landscape]) if chart else None,
+        "loss_label": chart["loss_label"] if chart else None,  # said by the chart's caption (templates/scoresheet.html)
         "ruleset_name": gettext(series.setup.ruleset.name),
         "created": created.strftime("%d.%m.%Y"),
         "rows": sheet_rows(view),

@@ -237,9 +237,13 @@ def test_the_sheet_has_chart_final_standings_and_corrections(client: FlaskClient
     assert "<polyline" in chart and "stroke-dasharray" in chart and 'font-family="Sheet Sans"' in chart
     assert '<img src="render:chart.svg"' in html
     assert embedded(context, "qr.png", "image/png") == qr_png(f"http://localhost/series/{series['id']}")  # follow it
-    assert "Final standings" in html and "Lost: Вера" in html and "Вера in round 3 with" in html
+    assert '<p class="outcome">Final standings. Lost: Вера</p>' in html and "Вера in round 3 with" in html  # one
+    assert "<h2>Final standings" not in html  # paragraph: the title, then the outcome, in the same bold face
+    # the places in one paragraph that wraps between places, not within one (a line per place costs its own layout)
+    assert '<p class="places">1.&nbsp;Аня&nbsp;−10 · 2.&nbsp;Борис&nbsp;10 · 3.&nbsp;Вера&nbsp;110 (lost)</p>' in html
     assert "Appendix: corrections" in html and "Round 1 changed" in html
     assert "size: A4 portrait" in html and "counter(pages)" in html
+    assert "· 3 rounds · Аня · Борис · Вера</p>" in html  # the players on the date's line: a line fewer to lay out
     from companion import ROOT
 
     assert "thead { display: table-header-group; }" in (ROOT / "static" / export.SHEET_CSS).read_text()
@@ -261,11 +265,15 @@ def test_six_players_turn_the_sheet_to_landscape_and_a_long_series_repeats_its_h
     with client.application.test_request_context("/?lang=en"):
         html, images = export.sheet_document(series_service.load(get_db(), created["id"]))
     assert "size: A4 landscape" in html
+    # the table's key: after the summary (the page's width, one line), right over the table
+    key = html.index('<p class="note">In each square: the cards left in hand')
+    assert html.index("</div>", html.index('<div class="summary">')) < key < html.index('<table class="rounds">')
     from companion import ROOT
 
     chart = images["chart.svg"][1].decode()
-    assert chart.count("<text") == 1 and 'class="ticks"' in chart  # the round numbers; the loss label is HTML:
-    assert '<span class="loss" style="left: 1.18%;' in html and ">loss: over 1000</span>" in html
+    assert chart.count("<text") == 1 and 'class="ticks"' in chart  # the round numbers; the loss label is a sentence
+    assert "loss: over 1000" not in chart and 'class="loss"' not in html  # of the caption, no box over the image:
+    assert "the dashed line is the loss line. Loss: over 1000. Each line" in html
     from PIL import Image
 
     from companion.web.present.series_view import PALETTE
@@ -369,15 +377,17 @@ def test_the_pdf_qr_code_is_a_grey_png_of_the_same_modules() -> None:
     assert list(grey.tobytes()) == modules
 
 
-def test_the_pdf_chart_loss_label_stands_where_the_chart_put_it_in_either_orientation() -> None:
+def test_the_pdf_chart_caption_says_the_loss_line_as_the_rules_say_it_in_russian(client: FlaskClient) -> None:
+    from companion.service import series as series_service
+    from companion.storage.database import get_db
     from companion.web.pages import export
 
-    chart = {"width": 340, "height": 150, "loss_y": 15.1, "loss_label": "loss: over 1000"}
-    for landscape, chart_mm in export.CHART_MM.items():
-        label = export.print_loss_label(chart, chart_mm)
-        size_mm = float(label["size"].removesuffix("pt")) * 25.4 / 72
-        unit_mm = chart_mm / chart["width"]
-        assert abs(size_mm - export.LABEL_SIZE * unit_mm) < 0.01, landscape  # as large as it was in the chart
-        baseline_mm = float(label["top"].removesuffix("%")) / 100 * chart_mm + export.BASELINE_EM * size_mm
-        assert abs(baseline_mm - (chart["loss_y"] - export.LABEL_ABOVE) * unit_mm) < 0.05, landscape  # above the line
-        assert label["left"] == "1.18%" and label["text"] == "loss: over 1000"
+    created = client.post("/api/v1/series", json={"players": ["Аня", "Борис"], "ruleset": "igrafan", "starter": "Аня",
+                                                  "options": {"loss_above": 99}}).get_json()
+    body = {"winner": "Аня", "finishing_card": "A♠", "typed_points": {"Борис": 5}}
+    assert client.post(f"/api/v1/series/{created['id']}/rounds", json=body,
+                       headers={"Authorization": f"Bearer {created['edit_token']}"}).status_code == 201
+    with client.application.test_request_context("/", headers={"Accept-Language": "ru"}):
+        html, images = export.sheet_document(series_service.load(get_db(), created["id"]))
+    assert "пунктир — черта проигрыша. Проигрыш: от 100. Цвет линии" in html  # "100 or more", said once, under it
+    assert "от 100" not in images["chart.svg"][1].decode()
