@@ -1,3 +1,75 @@
+// Live: how a page that follows a series (the standings, the round page's draft, a seat) learns of changes.
+// Where the server pushes (an element with data-events: the events server, companion/ops/servers/events.py),
+// one stream per page says "changed" the moment a write is stored, and every follower asks at once; while the
+// stream is open they poll only as a slow safety net (SAFETY_MS). Without a stream (none offered, or broken:
+// the browser opens it again by itself) they poll at their own pace, as before. Followers: the standings
+// (#live, htmx's "live" trigger, every 4 s without a stream) and static/seat.js (`Live.pace`, `Live.listen`).
+(function () {
+  "use strict";
+  var STANDINGS_MS = 4000;  // the standings without a stream
+  var SAFETY_MS = 30000;  // any follower while the stream is open
+  var source = null, sourceUrl = null, open = false, opened = false;
+  var listeners = [];  // {el, fn}: dropped once el has left the page
+
+  function changed() {
+    listeners = listeners.filter(function (l) { return document.contains(l.el); });
+    if (document.visibilityState !== "visible") return;  // a hidden page asks when it is shown again
+    listeners.forEach(function (l) { l.fn(); });
+  }
+  function connect() {
+    var el = document.querySelector("[data-events]");
+    var url = el ? el.dataset.events : null;
+    if (url === sourceUrl) return;
+    if (source) source.close();
+    source = null; sourceUrl = url; open = false; opened = false;
+    if (!url || !window.EventSource) return;
+    source = new EventSource(url);
+    source.onopen = function () {
+      open = true;
+      if (opened) changed();  // opened again: what changed while it was closed
+      opened = true;
+    };
+    source.onmessage = changed;
+    source.onerror = function () {
+      if (!open) return;
+      open = false;  // the followers go back to their own pace until it opens again
+      changed();
+    };
+  }
+
+  window.Live = {
+    // the wait a follower would choose without a stream, stretched while the stream is open
+    pace: function (ms) { return open ? Math.max(ms, SAFETY_MS) : ms; },
+    // fn() on every change while el is on the page
+    listen: function (el, fn) { listeners.push({ el: el, fn: fn }); }
+  };
+
+  // the standings: htmx asks (hx-trigger="live") when told, never by itself
+  var timer = null;
+  function poll() {
+    var live = document.getElementById("live");
+    if (live && document.visibilityState === "visible") htmx.trigger(live, "live");
+  }
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(function () { poll(); schedule(); }, Live.pace(STANDINGS_MS));
+  }
+  function init() {
+    connect();
+    var live = document.getElementById("live");
+    if (live && !live.dataset.listened) {
+      live.dataset.listened = "1";
+      Live.listen(live, function () { poll(); schedule(); });
+    }
+    schedule();
+  }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") changed();
+  });
+})();
+
 // Small upgrades on top of pages that work without JavaScript.
 (function () {
   "use strict";
