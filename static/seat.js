@@ -20,24 +20,20 @@
   // Follows the draft while `el` is on the page; `apply` gets each new draft and says how long to wait (ms).
   // The handle's soon(ms) sets the wait from now (a hand just sent: the round is being entered).
   function follow(el, url, apply) {
-    var etag = null, wait = FAST_MS, timer = null;
-    function next() { clearTimeout(timer); timer = setTimeout(tick, Live.pace(wait)); }
-    function tick() {
-      if (!document.contains(el)) return;  // another page was swapped in: stop
-      if (document.visibilityState !== "visible") { next(); return; }
+    var etag = null, wait = FAST_MS;
+    var follower = Live.follow(el, function () {  // pushed changes and the pace: static/app.js (Live)
       var headers = { "Accept": "application/json" };
       if (etag) headers["If-None-Match"] = etag;
-      fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
+      return fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
         if (r.status !== 200) return null;
         etag = r.headers.get("ETag");
         return r.json();
       }).then(function (draft) {
         if (draft && document.contains(el)) wait = apply(draft) || wait;
-      }).catch(function () {}).then(next);
-    }
-    Live.listen(el, function () { clearTimeout(timer); tick(); });  // a change pushed: ask now
-    tick();
-    return { soon: function (ms) { wait = ms; next(); } };
+      }).catch(function () {});
+    }, function () { return wait; });
+    follower.now();
+    return { soon: function (ms) { wait = ms; follower.later(); } };
   }
 
   // -- the scorekeeper's round page: hands sent from seats appear in the grid; its own ticks go to the draft --

@@ -19,6 +19,7 @@ moment a write to its series is stored; only then does it ask for the new fragme
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -162,11 +163,8 @@ async def plain(send: Send, status: int, text: bytes, extra: list[tuple[bytes, b
 def notify(port: int, series_id: str) -> None:
     """Tell the events server on `port` that `series_id` changed (one datagram on loopback; a lost one costs
     the phones a slow poll's wait, never data)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        try:
-            sock.sendto(series_id.encode("ascii"), ("127.0.0.1", port))
-        except OSError:
-            pass
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock, contextlib.suppress(OSError):
+        sock.sendto(series_id.encode("ascii"), ("127.0.0.1", port))
 
 
 def run_events(host: str, port: int, parent: int | None = None) -> None:

@@ -21,28 +21,37 @@ from flask import Flask, Response, current_app, request
 from companion.ops import security
 from companion.ops.servers.events import notify
 
-STORES_NOTHING = frozenset({"series.preview"})  # POSTs under a series that only answer
+STORES_NOTHING = frozenset({"play.round_preview"})  # a POST under a series that only answers (the live preview)
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def events_base(app: Flask) -> str | None:
-    """Where the phones reach the events server for this request, without the series id (None: no push)."""
+    """Where the phones reach the events server, without the series id (None: no push): EVENTS_URL, or
+    ":<port>/events", which the page completes with its own scheme and host (static/app.js, Live), so that
+    a fragment kept for every phone (`shared_answers`) names no host."""
     configured = app.config.get("EVENTS_URL")
     if configured:
         return str(configured).rstrip("/")
     port = app.config.get("EVENTS_PORT")
     if not port or app.config.get("PROXY_FIX"):
         return None
-    host = urlsplit(f"//{request.host}").hostname or ""
-    if ":" in host:  # an IPv6 address
-        host = f"[{host}]"
-    return f"{request.scheme}://{host}:{int(port)}/events"
+    return f":{int(port)}/events"
 
 
 def events_url(series_id: str) -> str | None:
     """The stream a page of `series_id` listens to (a template global)."""
     base = events_base(current_app)
     return f"{base}/{series_id}" if base else None
+
+
+def events_origin(base: str) -> str | None:
+    """The origin the page's Content-Security-Policy must let it connect to for `base` (None: its own)."""
+    if base.startswith(":"):
+        host = urlsplit(f"//{request.host}").hostname or ""
+        host = f"[{host}]" if ":" in host else host  # an IPv6 address
+        return f"{request.scheme}://{host}{base.split('/', 1)[0]}"
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
 
 
 def after_write(response: Response) -> Response:
@@ -54,11 +63,10 @@ def after_write(response: Response) -> Response:
             and request.endpoint not in STORES_NOTHING):
         notify(int(port), str(series_id))
     base = events_base(app)
-    if base and response.mimetype == "text/html":
-        origin = "{0.scheme}://{0.netloc}".format(urlsplit(base))
-        if origin != "://":  # a relative EVENTS_URL is the page's own origin: 'self' covers it
-            response.headers["Content-Security-Policy"] = security.CSP.replace(
-                "connect-src 'self'", f"connect-src 'self' {origin}")
+    origin = events_origin(base) if base and response.mimetype == "text/html" else None
+    if origin:
+        response.headers["Content-Security-Policy"] = security.CSP.replace(
+            "connect-src 'self'", f"connect-src 'self' {origin}")
     return response
 
 
