@@ -41,8 +41,9 @@ Answer = tuple[str, list[tuple[str, str]], bytes]  # status line, headers, body
 class SharedAnswers:
     """Answers by slot, as files of one folder; `kept` counts the answers this process wrote (tests)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, locks: Path | None = None) -> None:
         self.folder = folder
+        self.locks = locks or folder.with_name(f"{folder.name}-locks")
         self.kept = 0
 
     def path(self, slot: Hashable) -> Path:
@@ -73,7 +74,7 @@ class SharedAnswers:
             yield
             return
         try:
-            lock = open(f"{self.path(slot)}.lock", "wb")  # noqa: SIM115  # closed below, after the unlock
+            lock = open(self.locks / self.path(slot).name, "wb")  # noqa: SIM115  # closed below, after the unlock
         except OSError:
             yield
             return
@@ -112,6 +113,8 @@ def init_app(app: Flask) -> SharedAnswers | None:
         return None
     folder = shared_folder(app) / "answer-cache"
     shutil.rmtree(folder, ignore_errors=True)
+    answers = SharedAnswers(folder)
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
-    return SharedAnswers(folder)
+        answers.locks.mkdir(exist_ok=True)
+    return answers
