@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARGS, CHROMIUM, PHONE
 
@@ -170,6 +171,14 @@ def test_https_behind_caddy_gives_the_phone_its_offline_shell_install_and_secure
         page.goto(f"{deployed.origin}/series/{created['id']}/edit?token={created['edit_token']}")
         cookie = next(c for c in context.cookies() if c["name"] == f"e_{created['id']}")
         assert cookie["secure"] is True and cookie["httpOnly"] is True
+
+        page.goto(f"{deployed.origin}/series/{created['id']}")  # changes pushed through Caddy's /events/ route
+        page.wait_for_selector("html[data-pushed=open]", state="attached")
+        saved = page.request.post(f"{deployed.origin}/api/v1/series/{created['id']}/rounds",
+                                  data={"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": 12}},
+                                  headers={"Authorization": f"Bearer {created['edit_token']}"})
+        assert saved.status == 201
+        expect(page.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("12", timeout=2000)
 
         start_title = page.goto(deployed.origin + "/") and page.title()
         context.set_offline(True)

@@ -172,15 +172,20 @@ def run_events(host: str, port: int, parent: int | None = None) -> None:
     until it is stopped (or, on Linux, until `parent` dies)."""
     import sys
 
+    if parent is not None and sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(15, b"companion-events")  # PR_SET_NAME: told apart from the app's workers in ps
+        from companion.ops.servers import die_with
+
+        die_with(parent)
     from granian.constants import HTTPModes, Interfaces
     from granian.log import LogLevels
     from granian.server.embed import Server
 
-    from companion.ops.servers import BACKLOG, die_with
+    from companion.ops.servers import BACKLOG
     from companion.ops.servers.granian import listen_address
 
-    if parent is not None and sys.platform.startswith("linux"):
-        die_with(parent)
     server = Server(EventsApp(port), address=listen_address(host), port=port, interface=Interfaces.ASGI,
                     http=HTTPModes.http1, websockets=False, backlog=BACKLOG, backpressure=FOLLOWERS_LIMIT,
                     log_level=LogLevels.error)
