@@ -1,8 +1,14 @@
 """Load: phones at tables against a real `companion serve` on 127.0.0.1.
 
-Each table has three phones polling the standings fragment every 4 s with
-If-None-Match (as htmx does), each from its own moment; one of them is the
-editor's, which also saves a round every 30 s (POST /api/v1/series/<id>/rounds).
+Each table has three phones following the standings fragment with If-None-Match
+(as htmx does), each from its own moment; one of them is the editor's, which also
+saves a round every 30 s (POST /api/v1/series/<id>/rounds). With the default
+command the server pushes changes (companion/ops/servers/events.py): every phone
+also keeps its page's stream open and asks when told, at most once per its own
+pace, and every 30 s as a safety net (static/app.js, Live); the step's line
+gives how long the first change after a save took to reach each phone of the
+table (push p50/p99; a step whose push p99 is over 2 s is not held). --poll:
+the server pushes nothing and the phones poll every 4 s, as before push.
 With --editor-apart the editor is a fourth phone that only saves. With --seats
 each table plays with seats (issue 22): three seat phones (one per player) and the
 scorekeeper's phone, doing what static/seat.js does. What every phone does is said
@@ -22,7 +28,8 @@ in a temporary folder (rate limits off there: every phone is 127.0.0.1), and
 the run stops by itself after the last step or --max-seconds.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/load.py                       # the default command: granian (Linux), one per core
+    .venv/bin/python benchmarks/load.py                       # the default command: granian (Linux), one per core, push
+    .venv/bin/python benchmarks/load.py --poll                # the same server pushing nothing: the phones poll
     .venv/bin/python benchmarks/load.py --generator locust    # the same phones from Locust
     .venv/bin/python benchmarks/load.py --server waitress --workers 2  # the former default
     .venv/bin/python benchmarks/load.py --server gthread --workers 2   # the former --workers 2

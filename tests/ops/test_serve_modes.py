@@ -239,7 +239,8 @@ def test_the_default_command_serves_on_every_core_and_holds_64_slow_clients(inst
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
 @pytest.mark.parametrize("mode", ["granian", "waitress"])
 def test_a_killed_server_leaves_no_worker_serving_the_port(instance: Path, mode: str) -> None:
-    served = Served(instance, "--server", mode, "--workers", "2")
+    events = ["--events-port", str(free_port())] if mode == "granian" else []
+    served = Served(instance, "--server", mode, "--workers", "2", *events)
     deadline = time.monotonic() + 30
     while len(served.workers()) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)

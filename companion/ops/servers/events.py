@@ -180,13 +180,16 @@ def run_events(host: str, port: int, parent: int | None = None) -> None:
 
         die_with(parent)
     from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server.embed import Server
 
-    from companion.ops.servers import BACKLOG
+    from companion.ops.servers import BACKLOG, CHANNEL_TIMEOUT
     from companion.ops.servers.granian import listen_address
 
+    # a client that never finishes its request head is closed by granian, as on the app's port
     server = Server(EventsApp(port), address=listen_address(host), port=port, interface=Interfaces.ASGI,
                     http=HTTPModes.http1, websockets=False, backlog=BACKLOG, backpressure=FOLLOWERS_LIMIT,
+                    http1_settings=HTTP1Settings(header_read_timeout=CHANNEL_TIMEOUT * 1000),
                     log_level=LogLevels.error)
     asyncio.run(server.serve())
