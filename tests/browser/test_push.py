@@ -79,10 +79,9 @@ def test_a_saved_round_reaches_a_following_phone_at_once(new_page: Any, pushed_u
     viewer = new_page()
     series_id, token = series_with_token(viewer, pushed_url, ["Аня", "Борис"])
     viewer.goto(f"{pushed_url}/series/{series_id}")
-    expect(viewer.locator(PUSHED)).to_have_count(1)  # the stream is open: the standings poll every 30 s now
+    expect(viewer.locator(PUSHED)).to_have_count(1)  # the stream is open: the standings poll every 30 s from now
     total = viewer.locator("#live .player", has_text="Борис").locator(".total")
     expect(total).to_have_text("0")
-    time.sleep(4.5)  # past the 4 s a poll would have taken without the stream
     started = time.monotonic()
     save_round(viewer, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
                                                       "typed_points": {"Борис": 17}})
@@ -99,8 +98,7 @@ def test_a_hand_sent_from_a_seat_reaches_the_round_page_at_once(new_page: Any, p
     expect(editor.locator(PUSHED)).to_have_count(1)
     expect(editor.locator("#draft-live[data-ready]")).to_have_count(1)
     seat.goto(boris)
-    expect(seat.locator(PUSHED)).to_have_count(1)
-    time.sleep(1.5)  # the round page has asked since the stream opened: without a push its next ask is 30 s away
+    expect(seat.locator(PUSHED)).to_have_count(1)  # both streams open: without a push the next ask is 30 s away
     card(seat, "туз пик").click()
     started = time.monotonic()
     seat.get_by_role("button", name="Отправить").click()
@@ -108,6 +106,7 @@ def test_a_hand_sent_from_a_seat_reaches_the_round_page_at_once(new_page: Any, p
     print(f"\npushed: the seat's hand on the round page {time.monotonic() - started:.2f} s after «Send»")
 
 
+@pytest.mark.slow  # waits for the 4 s poll
 def test_with_the_events_server_gone_the_phones_poll_again(new_page: Any, pushed_url: str,
                                                            events_server: Any) -> None:
     viewer = new_page()
