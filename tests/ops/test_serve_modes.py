@@ -241,16 +241,20 @@ def test_the_default_command_serves_on_every_core_and_holds_64_slow_clients(inst
 def test_a_killed_server_leaves_no_worker_serving_the_port(instance: Path, mode: str) -> None:
     events = ["--events-port", str(free_port())] if mode == "granian" else []
     served = Served(instance, "--server", mode, "--workers", "2", *events)
-    deadline = time.monotonic() + 30
-    while len(served.workers()) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    workers = served.workers()
-    assert len(workers) == 2
-    if mode == "granian":  # and the events server beside them, which must not outlive the parent either
-        while not served.events() and time.monotonic() < deadline:
+    try:
+        deadline = time.monotonic() + 30
+        while len(served.workers()) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert len(served.events()) == 1
-        workers += served.events()
+        workers = served.workers()
+        assert len(workers) == 2
+        if mode == "granian":  # and the events server beside them, which must not outlive the parent either
+            while not served.events() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(served.events()) == 1
+            workers += served.events()
+    except AssertionError:
+        served.stop()  # nothing left serving after a failure
+        raise
     served.process.kill()  # SIGKILL: the parent cannot stop its workers itself
     served.process.wait(10)
     deadline = time.monotonic() + 15
