@@ -4,7 +4,7 @@ to listen.
 - After a write to a series is stored (a non-GET request under `<series_id>` answered below 400, other
   than the previews that store nothing), the series id goes to the events server in one datagram.
 - A page that follows a series (the standings, the round page's draft, a seat) carries the URL of its
-  stream (`events_url`); `static/app.js (Live)` listens there and keeps the old polling as a slow safety net,
+  stream (`events_url`); static/app.js's `Live` listens there and keeps the old polling as a slow safety net,
   or at its old pace while no stream is open.
 - The stream is on another port of the same host (EVENTS_PORT, set by `companion serve` under granian),
   so the page's Content-Security-Policy lets it connect there. Behind a reverse proxy the phones cannot
@@ -22,7 +22,6 @@ from companion.ops import security
 from companion.ops.servers.events import notify
 
 STORES_NOTHING = frozenset({"play.round_preview"})  # a POST under a series that only answers (the live preview)
-UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def events_base(app: Flask) -> str | None:
@@ -59,7 +58,7 @@ def after_write(response: Response) -> Response:
     app = current_app
     port = app.config.get("EVENTS_PORT")
     series_id = (request.view_args or {}).get("series_id")
-    if (port and series_id and request.method in UNSAFE and response.status_code < 400
+    if (port and series_id and request.method in security.UNSAFE_METHODS and response.status_code < 400
             and request.endpoint not in STORES_NOTHING):
         notify(int(port), str(series_id))
     base = events_base(app)
