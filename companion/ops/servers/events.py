@@ -12,7 +12,7 @@ moment a write to its series is stored; only then does it ask for the new fragme
   and a comment every PING seconds keeps proxies and phones from closing a quiet connection. An idle
   follower costs a socket and a waiting coroutine, never a thread.
 - A lost datagram, a restarted server or a phone whose stream broke costs nothing but time: the page
-  still polls, slowly while its stream is open and at the old pace while it is not (`static/app.js (Live)`).
+  still polls, slowly while its stream is open and at the old pace while it is not (`Live` in static/app.js).
 - It knows nothing of the data: no database, no tokens; a series id is what a view link already shows.
 """
 
