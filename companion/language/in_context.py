@@ -58,8 +58,8 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
             out.append(symbol_token(kind, value))
         i += 1
     out = _without_remarks(out)
-    out = _covers_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
-                                                              morphology)))
+    out = _covers_by_place(_last_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
+                                                              morphology))))
     out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
     out = pronouns(same_hand(recalled(out)), names)
     return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
@@ -181,6 +181,40 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
 
 
 _CARD_KINDS = ("rank", "card", "suit-after", "suit-before", "suit-letter")
+_TO_LAST = frozenset({"filler", "player", "pause"})  # «последней у Таи была …», «последним, у неё, был …»
+
+
+def _last_by_place(toks: list[Tok]) -> list[Tok]:
+    """«последней у Таи была дама пик», «у Василисы последней была девятка крестей», «Кира пустая, последним у неё
+    был король червей», «у Веры дама пик последняя»: in a text with no word of going out or playing, one card said
+    «последней», «последним» in a player's clause is the card that player went out on, as «…, вышла» after it would
+    say: a win is read right after that card (`dictation._Reader.on_win`, `Checks.said_last`). More cards said so,
+    a count, or no name before the card: not read (asked)."""
+    lasts = [k for k, t in enumerate(toks) if t.kind == "filler" and fold(t.text).startswith(_LAST)]
+    if len(lasts) != 1 or any(t.kind in ("win", "play") for t in toks):
+        return toks
+    k = lasts[0]
+    at = past_hesitations(toks, k - 1, -1)  # «у Веры дама пик последняя»: the card before
+    while at >= 0 and toks[at].kind in _CARD_KINDS[2:]:
+        at -= 1
+    if at < 0 or toks[at].kind not in ("rank", "card"):  # «последней у Таи была дама пик»: the card after
+        at = k + 1
+        while at < len(toks) and toks[at].kind in _TO_LAST:
+            at += 1
+    if not 0 <= at < len(toks) or toks[at].kind not in ("rank", "card") or toks[at].plural:
+        return toks
+    name = at - 1
+    while name >= 0 and toks[name].kind not in ("player", "rank", "card", "count", "number", "end", "ambiguous"):
+        name -= 1
+    end = at + 1
+    while end < len(toks) and toks[end].kind in _CARD_KINDS[2:]:
+        end += 1
+    more = past_hesitations(toks, end)  # «… дама пик и туз»: more cards; «король червей, с тузом остался Лёва»: not
+    more = past_hesitations(toks, more + 1) if more < len(toks) and toks[more].kind == "and" else more
+    if name < 0 or toks[name].kind != "player" or (more < len(toks) and toks[more].kind in _CARD_WORDS):
+        return toks
+    end = max(end, k + 1)  # «дама пик последняя»: after the word
+    return [*toks[:end], Tok("win", toks[k].text, played=True), *toks[end:]]
 
 
 def _after_card(toks: list[Tok], start: int) -> list[Tok]:
