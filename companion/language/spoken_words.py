@@ -81,7 +81,8 @@ _NEGATIONS = frozenset({"не", "not"})
 # «не помню», «не знаю», «никто не помнит»: what follows is not known (corrections.Corrections.forgotten)
 FORGETTING = frozenset({"помню", "помнит", "помним", "помнят", "помнишь", "знаю", "знает", "знаем", "знают",
                         "уверен", "уверена", "запомнил", "запомнила", "видел", "видела", "разглядел", "разглядела",
-                        "понял", "поняла", "слышал", "слышала", "расслышал", "расслышала", "sure"})
+                        "понял", "поняла", "слышал", "слышала", "расслышал", "расслышала", "вспомню", "вспомнил",
+                        "вспомнила", "sure"})
 # The one who dictates is a player too, but which? «у меня семёрка», «я вышла»: asked, never the player named before.
 SPEAKER = frozenset({"я", "меня", "мне", "мной", "мною", "мой", "моя", "мое", "мои", "моих", "моим", "i", "me", "my"})
 OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
@@ -100,7 +101,7 @@ FILLERS = _words(
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
     уже вообще бы целый целых диктовать продиктовать говорит говорят говорить где чистый же никто помнить
     нечто полный полная очко очки очков колода прикуп стать плюс подарок сверху
-    давать понять слышать видеть считать посчитать подсчитать
+    давать дать понять слышать видеть считать посчитать подсчитать вспомнить вспоминать подумать думать
     забыть запамятовать запомнить разглядеть расслышать
     застрять попасть попасться зависнуть влипнуть влететь погореть пролететь залететь проиграть продуть подвиснуть
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
@@ -257,8 +258,14 @@ def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
     return known is not None and fold(known.lemma) in {fold(lemma) for lemma in morphology.genitive_lemmas(low)}
 
 
+# Sounds made while thinking, drawn out as people type or a phone hears them: «ммм», «хмм», «эмм», «эээм», «ааа»
+_SOUND = re.compile(r"[эаых]*м+|э+|а{3,}")
+
+
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
+    if len(low) >= 2 and _SOUND.fullmatch(low):
+        return Tok("filler", word)
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     if not a_name and _clipped_hesitation(low, morphology):
         return Tok("filler", word)

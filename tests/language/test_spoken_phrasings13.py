@@ -51,3 +51,12 @@ def test_the_scribe_names_themselves_after_the_verb() -> None:
     assert r.winner == "Борис" and r.exact  # who dictates is not said, and not needed
     r = parse("пишу я, борис вышел на тузе пик у ани король у меня девятка у киры валет", TABLE, IGRAFAN)
     assert not r.exact  # «у меня»: whose? asked
+
+
+def test_thinking_aloud_before_a_card() -> None:
+    for said in ("у бори ммм щас вспомню а король и дама пик", "у бори, хмм, дай подумать, король и дама пик",
+                 "у бори эээм сейчас вспомню король и дама пик", "у бори мм дайте вспомнить король и дама пик"):
+        r = read(said)
+        assert hands(r)["Борис"] == ["K", "Q♠"] and r.exact and r.unrecognised == [], said
+    r = read("у бори король, не вспомню какая ещё, дама пик")  # «не вспомню»: as «не помню»
+    assert not r.exact
