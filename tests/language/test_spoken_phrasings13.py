@@ -58,5 +58,5 @@ def test_thinking_aloud_before_a_card() -> None:
                  "у бори эээм сейчас вспомню король и дама пик", "у бори мм дайте вспомнить король и дама пик"):
         r = read(said)
         assert hands(r)["Борис"] == ["K", "Q♠"] and r.exact and r.unrecognised == [], said
-    r = read("у бори король, не вспомню какая ещё, дама пик")  # «не вспомню»: as «не помню»
-    assert not r.exact
+    r = read("у бори не вспомню что, а, у светы туз")  # «не вспомню»: as «не помню», the hand not known
+    assert "Борис" not in hands(r) and not r.exact
