@@ -33,6 +33,7 @@ from companion.language.spoken_words import (
     suit_word_typo,
 )
 from companion.language.suits import colours
+from companion.language.vague import either, vague
 
 
 def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
@@ -58,34 +59,14 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
             out.append(symbol_token(kind, value))
         i += 1
     out = _without_remarks(out)
-    out = _covers_by_place(_last_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
-                                                              morphology))))
+    out = _preamble_by_place(speaker_by_place(_points_by_place(out), morphology), morphology)
+    out = _covers_by_place(_last_by_place(_plays_by_place(out)))
     out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
     out = pronouns(same_hand(recalled(out)), names)
-    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
+    return vague(_asked_back(either(summed_up(nothing_held(out)))))
 
 
-_SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
-_SOME_TAIL = frozenset({"то", "нибудь", "либо"})
-_HEDGES = frozenset({"вроде"})  # «у Вики вроде король»: not sure of the card (but «вроде всё» ends the round)
 _CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
-
-
-def _vague_by_place(toks: list[Tok]) -> list[Tok]:
-    """«и ещё что-то», «какая-то карта»: a card not named, so the hand is not known; «вроде король», «вроде бы туз»:
-    the card is not sure. Either is a hedge: that hand is asked, not given (dictation._Reader.on_hedge)."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        low = fold(tok.text)
-        nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if low in _SOME and nxt is not None and fold(nxt.text) in _SOME_TAIL:
-            out[k] = Tok("hedge", tok.text)
-            out[k + 1] = Tok("filler", nxt.text)
-        elif low in _HEDGES:
-            after = next((t for t in toks[k + 1 :] if fold(t.text) not in ("бы", "как")), None)
-            if after is not None and after.kind in _CARD_WORDS:
-                out[k] = Tok("hedge", tok.text)
-    return out
 
 
 _RESTART = frozenset({"заново", "сызнова"})  # «давай заново»: what was said before is void
@@ -269,16 +250,6 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
     return out
 
 
-def _either(toks: list[Tok]) -> list[Tok]:
-    """«то ли валет, то ли дама», «дама то ли пик, то ли треф»: not sure of the card, a hedge (that hand asked)."""
-    out, first = list(toks), True
-    for k in range(len(toks) - 1):
-        if fold(toks[k].text) == "то" and fold(toks[k + 1].text) == "ли":
-            out[k], out[k + 1] = Tok("hedge" if first else "filler", toks[k].text), Tok("filler", toks[k + 1].text)
-            first = not first
-    return out
-
-
 _ASKED_BACK = frozenset({"какой", "какая", "какую", "какие", "каких"})
 _THEM = frozenset({"ними", "ним", "этими", "теми"})
 
@@ -343,7 +314,7 @@ _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
 _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
-                       "подарок", "тому"])
+                       "подарок", "тому", "колоду", "колоде", "прикуп", "прикупе"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:

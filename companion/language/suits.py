@@ -210,17 +210,21 @@ class Suits(Corrections):
         self.last = None
 
     def on_or(self, tok: Tok, k: int) -> None:
-        """«десятка пик или треф»: the suit is not known; the card stays without one (asked where it matters)."""
-        nxt = self.next(k)
+        """«десятка пик или треф», «дама то ли пик, то ли треф» (vague.either): the suit is not known; the card stays
+        without one, one of the two said (asked where that changes the points)."""
+        at = next((i for i in range(k + 1, len(self.toks)) if self.toks[i].kind not in ("filler", "pause")), None)
+        nxt = self.toks[at] if at is not None else None
         last = self.last
         said = [i for i, suit in enumerate(last.suits) if suit is not None] if last is not None else []
-        before = self.toks[k - 1] if k > 0 else None
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")), None)
         just_filled = before is not None and last is not None and bool(last.words) and last.words[-1] == before.text
         if not just_filled or nxt is None or nxt.kind not in _SUIT_WORDS or not said or last is None:
             self.result.unrecognised.append(tok.text)
             return
+        if len(last.suits) == 1 and nxt.suit is not None and last.suits[0] is not None:
+            last.within = (last.suits[0], nxt.suit)  # one of the two said (as a colour says, `colours`)
         last.suits[said[-1]] = None
-        self.consumed.add(k + 1)
+        self.consumed.add(self.toks.index(nxt, k + 1))
 
 
 # Suits said by their colour: «две дамы, обе чёрные» (♠ and ♣), «дама красная» (♥ or ♦: which? asked where it matters)

@@ -60,3 +60,32 @@ def test_thinking_aloud_before_a_card() -> None:
         assert hands(r)["Борис"] == ["K", "Q♠"] and r.exact and r.unrecognised == [], said
     r = read("у бори не вспомню что, а, у светы туз")  # «не вспомню»: as «не помню», the hand not known
     assert "Борис" not in hands(r) and not r.exact
+
+
+def test_a_card_not_named_leaves_the_hand_asked() -> None:
+    for said in ("у бори туз и картинка какая-то", "у бори девятка и ещё мелочь какая-то", "у бори туз и фоска",
+                 "у бори туз и мелкая какая-то", "у бори король и картинка"):
+        r = read(said)
+        assert "Борис" not in hands(r) and r.unrecognised == [] and not r.exact, said
+    r = read("у бори туз и дама пик")  # named cards stay read
+    assert hands(r)["Борис"] == ["A", "Q♠"] and r.exact
+
+
+def test_a_hand_gone_before_anyone_saw_it() -> None:
+    for said in ("а боря свои карты уже в колоду смешал никто не видел", "боря карты перемешал",
+                 "у бори туз, а остальное он замешал в колоду"):
+        r = read(said)
+        assert "Борис" not in hands(r) and r.unrecognised == [] and not r.exact, said
+
+
+def test_one_of_two_ranks_is_asked_one_of_two_suits_left_open() -> None:
+    for said in ("у бори валет или король не помню точно", "у бори либо валет либо король",
+                 "у бори не то валет, не то король", "у бори то ли девятка то ли десятка"):
+        r = read(said)
+        assert "Борис" not in hands(r) and r.unrecognised == [] and not r.exact, said
+    for said in ("кира вышла на даме то ли червей то ли бубей", "кира вышла на даме червей или бубей",
+                 "кира вышла на даме то ли червей, то ли, ну, бубей"):
+        r = parse(said + ", у ани туз, у бори король, у светы девятка", TABLE, IGRAFAN)
+        assert r.finishing is not None and r.finishing.text == "Q?" and r.unrecognised == [] and not r.exact, said
+    r = read("у бори дама то ли пик то ли треф")  # a black queen: 20 either way
+    assert hands(r)["Борис"] == ["Q"] and r.exact
