@@ -27,7 +27,7 @@ _MIXED_UP = frozenset({"перепутал", "перепутала", "спута
 _FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
 _WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
-_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э"})  # «а вторая»
+_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э", "я"})  # «а вторая»
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -202,10 +202,10 @@ class Corrections:
         that hand is not sure either."""
         said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
         guessing = said == ["то", "ли"]
-        if self.current is None or any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]):
-            return  # nobody's hand yet; «пик или треф, не помню»: only the suit
-        if self.suit_forgotten(j, said):
-            return
+        if any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]) or self.suit_forgotten(j, said):
+            return  # «пик или треф, не помню»: only the suit
+        if self.current is None:
+            return  # nobody's hand yet
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
         self.unclear.append(self.current)  # «у Дениса король, не помню, у Вики …»: and the rest of his hand?
         if not said or (said[0] not in _WHAT and not guessing):
@@ -223,8 +223,8 @@ class Corrections:
         last = self.last
         if not said or said[0] not in _WHICH or last is None or last.dropped or None not in last.suits:
             return False
-        if (last.owner, last.stranger) != (self.current, self.stranger) or last.said_at < 0:
-            return False
+        if (last.owner, last.stranger) != (self.current, self.stranger) and not last.finishing or last.said_at < 0:
+            return False  # «на даме, не помню какой»: the finishing card's suit as well
         between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
         if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
             return False

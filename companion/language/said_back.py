@@ -99,6 +99,34 @@ def recalled(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+_SUIT_ASKED = frozenset({"какой", "какая", "какую", "масти", "масть"})
+_BEFORE_ASKED = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter"})
+
+
+def asked_first(toks: list[Tok]) -> list[Tok]:
+    """«на даме, а какой масти я не видел», «дама одна, а какая — не помню», «а масть не знаю»: the suit asked about
+    before the forgetting, right after a card, is read as «не помню, какая» said after it (Corrections.suit_forgotten):
+    that card's suit stays open."""
+    out = list(toks)
+    k = 0
+    while k < len(out):
+        end = k
+        while end < len(out) and fold(out[end].text) in _SUIT_ASKED:
+            end += 1
+        at = past_hesitations(out, end)
+        at = past_hesitations(out, at + 1) if at < len(out) and fold(out[at].text) == "я" else at  # «я не видел»
+        verb = past_hesitations(out, at + 1)
+        said = past_hesitations(out, k - 1, -1)
+        said = past_hesitations(out, said - 1, -1) if said >= 0 and fold(out[said].text) == "а" else said
+        if end == k or verb >= len(out) or fold(out[at].text) != "не" or fold(out[verb].text) not in FORGETTING or (
+                said < 0 or out[said].kind not in _BEFORE_ASKED):
+            k += 1
+            continue
+        out[k : verb + 1] = out[end : verb + 1] + out[k:end]
+        k = verb + 1
+    return out
+
+
 _PRONOUNS = {"он": "masc", "него": "masc", "нему": "masc", "ему": "masc", "нем": "masc",
              "она": "femn", "нее": "femn", "ней": "femn", "ей": "femn"}
 

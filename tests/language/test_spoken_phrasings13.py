@@ -89,3 +89,18 @@ def test_one_of_two_ranks_is_asked_one_of_two_suits_left_open() -> None:
         assert r.finishing is not None and r.finishing.text == "Q?" and r.unrecognised == [] and not r.exact, said
     r = read("у бори дама то ли пик то ли треф")  # a black queen: 20 either way
     assert hands(r)["Борис"] == ["Q"] and r.exact
+
+
+def test_the_suit_asked_about_before_the_forgetting() -> None:
+    r = parse("кира вышла на даме а какой масти я не видел у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
+    assert r.finishing is not None and r.finishing.text == "Q?" and r.unrecognised == [] and not r.exact  # 20 or 40
+    r = read("у бори дама одна, а какая — не помню")
+    assert hands(r)["Борис"] == ["Q?"] and r.unrecognised == [] and not r.exact
+    for said in ("у бори десятка а какая не помню", "у бори десятка, а масть не знаю", "у бори десятка какой масти "
+                 "не помню"):
+        r = read(said)
+        assert hands(r)["Борис"] == ["10"] and r.exact, said  # a ten: any suit, the same points
+    r = parse("кира вышла на десятке, а масть не помню, у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
+    assert r.finishing is not None and r.finishing.rank.value == "10" and r.exact
+    r = read("у бори, какая не помню")  # no card said: the hand is not known
+    assert "Борис" not in hands(r) and not r.exact
