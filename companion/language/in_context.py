@@ -32,7 +32,7 @@ from companion.language.spoken_words import (
     player_token,
     suit_word_typo,
 )
-from companion.language.suits import colours
+from companion.language.suits import colours, suit_first
 from companion.language.vague import either, vague
 
 
@@ -61,7 +61,8 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _without_remarks(out)
     out = _preamble_by_place(speaker_by_place(_points_by_place(out), morphology), morphology)
     out = _covers_by_place(_last_by_place(_plays_by_place(out)))
-    out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
+    out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+    out = suit_first(colours(out))
     out = pronouns(same_hand(recalled(asked_first(out))), names)
     return vague(_asked_back(either(summed_up(nothing_held(out)))))
 

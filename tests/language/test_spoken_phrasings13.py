@@ -104,3 +104,28 @@ def test_the_suit_asked_about_before_the_forgetting() -> None:
     assert r.finishing is not None and r.finishing.rank.value == "10" and r.exact
     r = read("у бори, какая не помню")  # no card said: the hand is not known
     assert "Борис" not in hands(r) and not r.exact
+
+
+def test_one_suit_said_first_for_the_cards_after_it() -> None:
+    r = read("у бори три карты, все бубны: валет, дама и король")
+    assert hands(r)["Борис"] == ["J♦", "K♦", "Q♦"] and r.exact
+    r = read("у бори две карты обе трефовые туз и десятка")
+    assert hands(r)["Борис"] == ["10♣", "A♣"] and r.exact
+    r = read("у бори обе черви, ну, девятка и десятка")
+    assert hands(r)["Борис"] == ["10♥", "9♥"] and r.exact
+    for said in ("у бори все бубны валет дама пик и король",  # a suit of its own among them
+                 "у бори обе черви девятка десятка и валет",  # three cards for «обе»
+                 "у бори все бубны валет"):  # one card for «все»
+        r = read(said)
+        assert not r.exact, said
+
+
+def test_two_cards_of_one_rank_said_one_by_one_then_by_colour() -> None:
+    r = read("у бори туз и туз, оба красные")
+    assert hands(r)["Борис"] == ["A♥", "A♦"] and r.exact
+    r = read("у бори дама и дама обе чёрные")
+    assert hands(r)["Борис"] == ["Q♠", "Q♣"] and r.exact
+    for said in ("у бори король туз и туз оба красные",  # three cards: which two?
+                 "у бори туз и король оба красные"):  # two ranks: which suit each?
+        r = read(said)
+        assert not r.exact, said
