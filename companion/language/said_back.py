@@ -127,6 +127,31 @@ def asked_first(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+_OH = frozenset({"ой", "упс", "погоди", "подожди", "стоп"})  # «ой, забыла»: not «нет», «вернее» (corrections)
+_ONE_MORE = frozenset({"ещё", "еще", "тоже", "также"})
+_TO_NAME = frozenset({"и", "а", "у", "же"})
+
+
+def remembered(toks: list[Tok]) -> list[Tok]:
+    """«у Олега король и, ой, у Риты ещё туз был», «ой, у Яши тоже десятка»: «ой» before a name and «ещё», «тоже»
+    with a card after it is a card remembered, not the last one taken back: the «ой» carries nothing (with «нет»,
+    «вернее» it stays a correction)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind != "correct" or fold(tok.text) not in _OH:
+            continue
+        name = past_hesitations(toks, k + 1)
+        while name < len(toks) and fold(toks[name].text) in _TO_NAME:
+            name = past_hesitations(toks, name + 1)
+        more = past_hesitations(toks, name + 1)
+        more = past_hesitations(toks, more + 1) if more < len(toks) and fold(toks[more].text) == "же" else more
+        card = past_hesitations(toks, more + 1)
+        if (card < len(toks) and toks[name].kind in _NAMES and fold(toks[more].text) in _ONE_MORE
+                and toks[card].kind in _CARD):
+            out[k] = Tok("filler", tok.text)
+    return out
+
+
 _PRONOUNS = {"он": "masc", "него": "masc", "нему": "masc", "ему": "masc", "нем": "masc",
              "она": "femn", "нее": "femn", "ней": "femn", "ей": "femn"}
 

@@ -129,3 +129,15 @@ def test_two_cards_of_one_rank_said_one_by_one_then_by_colour() -> None:
                  "у бори туз и король оба красные"):  # two ranks: which suit each?
         r = read(said)
         assert not r.exact, said
+
+
+def test_a_card_remembered_after_oh() -> None:
+    for said in ("аня вышла на тузе пик у бори десятка у светы девятка у киры валет и ой у бори ещё король был",
+                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори тоже король",
+                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори же ещё король"):
+        r = parse(said, TABLE, IGRAFAN)
+        assert hands(r) == {"Борис": ["10", "K"], "Света": ["9"], "Кира": ["J"]} and r.exact, said
+    for said in ("аня вышла на тузе пик у бори десятка у светы девятка у киры валет, нет, у бори ещё король",
+                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори король"):
+        r = parse(said, TABLE, IGRAFAN)  # the jack taken back, or one card more? asked
+        assert not r.exact, said
