@@ -16,7 +16,14 @@ from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
 from companion.language.restated import nothing_held, summed_up
-from companion.language.said_back import asked_first, pronouns, recalled, remembered, same_hand
+from companion.language.said_back import (
+    asked_first,
+    asked_player,
+    pronouns,
+    recalled,
+    remembered,
+    same_hand,
+)
 from companion.language.speaker import speaker_by_place
 from companion.language.spoken_words import (
     CORRECTION_PHRASES,
@@ -63,7 +70,7 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
     out = _covers_by_place(_last_by_place(_plays_by_place(out)))
     out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
     out = suit_first(colours(out))
-    out = pronouns(same_hand(recalled(remembered(asked_first(out)))), names)
+    out = pronouns(same_hand(recalled(remembered(asked_first(asked_player(out))))), names)
     return vague(_asked_back(either(summed_up(nothing_held(out)))))
 
 

@@ -127,6 +127,38 @@ def asked_first(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+_ASK = ("спрош", "спрос", "спраш", "уточн")  # «щас спрошу», «спросим», «уточню у Вадика»
+_YOU = frozenset({"ты", "тебя", "тебе"})
+_QUESTION = frozenset({"что", "какая", "какой", "какие", "какую", "у", "там", "было", "была", "был", "есть",
+                       "осталось"}) | _YOU
+_VAGUE = frozenset({"count", "suit-before", "suit-after", "suit-letter", "filler", "hedge", "unknown", "pause",
+                    "and", "remark"})
+
+
+def asked_player(toks: list[Tok]) -> list[Tok]:
+    """«у Вадика одна бубновая какая-то, щас спрошу: Вадик, что у тебя? — девятка, говорит», «спрошу у Вадика»,
+    «Вадик, что у тебя было?»: the scribe asks the player whose hand is being said; the answer is the hand. What was
+    said of it before the question, if no card was named («одна бубновая какая-то»), and the question carry nothing:
+    they are left out. After a card named («у Вадика туз и ещё какая-то, спрошу …»), the question is not read
+    (asked)."""
+    for k, tok in enumerate(toks):
+        asks = tok.kind == "unknown" and fold(tok.text).startswith(_ASK)
+        name = past_hesitations(toks, k + 1) if asks else k
+        name = past_hesitations(toks, name + 1) if name < len(toks) and fold(toks[name].text) == "у" else name
+        if name >= len(toks) or toks[name].kind != "player":
+            continue
+        end = past_hesitations(toks, name + 1)
+        while end < len(toks) and fold(toks[end].text) in _QUESTION:
+            end = past_hesitations(toks, end + 1)
+        said = next((i for i in range(min(k, name) - 1, -1, -1) if toks[i].kind in _NAMES), None)
+        you = any(fold(t.text) in _YOU for t in toks[name + 1 : end])
+        if (not asks and not you) or said is None or toks[said].player != toks[name].player or any(
+                t.kind not in _VAGUE for t in toks[said + 1 : min(k, name)]):
+            continue
+        return [*toks[: said + 1], *asked_player(toks[end:])]
+    return toks
+
+
 _OH = frozenset({"ой", "упс", "погоди", "подожди", "стоп"})  # «ой, забыла»: not «нет», «вернее» (corrections)
 _ONE_MORE = frozenset({"ещё", "еще", "тоже", "также"})
 _TO_NAME = frozenset({"и", "а", "у", "же"})

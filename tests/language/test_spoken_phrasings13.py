@@ -141,3 +141,15 @@ def test_a_card_remembered_after_oh() -> None:
                  "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори король"):
         r = parse(said, TABLE, IGRAFAN)  # the jack taken back, or one card more? asked
         assert not r.exact, said
+
+
+def test_the_scribe_asks_the_player() -> None:
+    for said in ("у бори одна бубновая какая-то щас спрошу боря что у тебя король говорит значит король бубей",
+                 "у бори, ммм, спрошу у бори: король бубей",
+                 "у бори какая-то бубновая, боря, что у тебя? король бубей"):
+        r = read(said)
+        assert hands(r)["Борис"] == ["K♦"] and r.exact and r.unrecognised == [], said
+    for said in ("у бори туз и какая-то бубновая, спрошу, боря, что у тебя? король бубей",  # the ace as well?
+                 "у бори какая-то бубновая, спрошу свету, король бубей"):  # another player asked
+        r = read(said)
+        assert not r.exact, said
