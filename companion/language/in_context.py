@@ -196,8 +196,8 @@ def _last_by_place(toks: list[Tok]) -> list[Tok]:
     while name >= 0 and toks[name].kind not in ("player", "rank", "card", "count", "number", "end", "ambiguous"):
         name -= 1
     end = at + 1
-    while end < len(toks) and toks[end].kind in _CARD_KINDS[2:]:
-        end += 1
+    while past_hesitations(toks, end) < len(toks) and toks[past_hesitations(toks, end)].kind in _CARD_KINDS[2:]:
+        end = past_hesitations(toks, end) + 1  # «король, вот, червей»
     more = past_hesitations(toks, end)  # «… дама пик и туз»: more cards; «король червей, с тузом остался Лёва»: not
     more = past_hesitations(toks, more + 1) if more < len(toks) and toks[more].kind == "and" else more
     if name < 0 or toks[name].kind != "player" or (more < len(toks) and toks[more].kind in _CARD_WORDS):
