@@ -186,9 +186,10 @@ def _last_by_place(toks: list[Tok]) -> list[Tok]:
     at = past_hesitations(toks, k - 1, -1)  # «у Веры дама пик последняя»: the card before
     while at >= 0 and toks[at].kind in _CARD_KINDS[2:]:
         at -= 1
-    if at < 0 or toks[at].kind not in ("rank", "card"):  # «последней у Таи была дама пик»: the card after
-        at = k + 1
-        while at < len(toks) and toks[at].kind in _TO_LAST:
+    said = past_hesitations(toks, k - 1, -1)  # «взял последнюю карту из колоды»: not the card gone out on
+    if (at < 0 or toks[at].kind not in ("rank", "card")) and (said < 0 or toks[said].kind in ("player", "filler")):
+        at = k + 1  # «последней у Таи была дама пик»: the card after
+        while at < len(toks) and at - k <= 5 and toks[at].kind in _TO_LAST:
             at += 1
     if not 0 <= at < len(toks) or toks[at].kind not in ("rank", "card") or toks[at].plural:
         return toks

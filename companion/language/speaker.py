@@ -82,6 +82,7 @@ def _introduced_after(toks: list[Tok], k: int, back: int, morphology: Morphology
         _FIRST_PERSON)
     said = toks[then] if then < len(toks) else None
     apart = k + 1 < len(toks) and toks[k + 1].kind in ("pause", "end")  # «пишу я, Света: Аня вышла …»
+    apart = apart and (said is None or said.kind not in ("win", "play", "rank", "card", "count", "number"))
     return dictates and (said is None or apart or said.kind == "speaker" or fold(said.text) == "у"
                          and then + 1 < len(toks) and toks[then + 1].kind == "speaker")
 
