@@ -319,7 +319,7 @@ def suit_first(toks: list[Tok]) -> list[Tok]:
     """«у Тимохи три карты, все бубны: валет, дама и король», «две карты, обе пиковые, туз и десятка»: «все», «обе»
     and a suit said before any card of the hand are the suit of the cards said after it (read as «валет, дама и
     король бубновые», `Suits.fill_all`): all of them with «все» (two or more), the two with «обе». A card with a
-    suit of its own among them, a count or another number of cards: not read (asked, as before)."""
+    suit of its own among them, a count, another number of cards or a correction after them: not read (asked)."""
     out = list(toks)
     for k, tok in enumerate(toks):
         at = past_hesitations(toks, k + 1)
@@ -336,8 +336,9 @@ def suit_first(toks: list[Tok]) -> list[Tok]:
         cards = [i for i, t in enumerate(run, at + 1) if t.kind in ("rank", "card")]
         alone = all(t.kind in ("rank", "and", "pause") or fold(t.text) in HESITATIONS for t in run[: cards[-1] - at]
                     ) if cards else False
-        if name < 0 or toks[name].kind != "player" or not alone or len(cards) != 2 and (low not in _ALL or
-                                                                                      len(cards) < 2):
+        taken_back = end < len(toks) and toks[end].kind in ("correct", "not", "hedge")  # «все черви: туз, нет, …»
+        if name < 0 or toks[name].kind != "player" or not alone or taken_back or len(cards) != 2 and (
+                low not in _ALL or len(cards) < 2):
             continue
         plural = Tok("suit-before", toks[at].text, suit=toks[at].suit, plural=True)
         out[k], out[at] = Tok("filler", tok.text), Tok("filler", toks[at].text)

@@ -118,7 +118,8 @@ def test_one_suit_said_first_for_the_cards_after_it() -> None:
     assert hands(r)["Борис"] == ["10♥", "9♥"] and r.exact
     for said in ("у бори все бубны валет дама пик и король",  # a suit of its own among them
                  "у бори обе черви девятка десятка и валет",  # three cards for «обе»
-                 "у бори все бубны валет"):  # one card for «все»
+                 "у бори все бубны валет",  # one card for «все»
+                 "у бори все черви туз, король, нет, дама"):  # and the queen?
         r = read(said)
         assert not r.exact, said
 
