@@ -157,3 +157,15 @@ def test_the_scribe_asks_the_player() -> None:
                  "у бори какая-то бубновая, спрошу свету, король бубей"):  # another player asked
         r = read(said)
         assert not r.exact, said
+
+
+def test_hesitations_inside_older_phrasings() -> None:
+    r = read("у бори туз червей нет короче туз бубей и девятка")  # a hesitation in the correction, no sum-up
+    assert hands(r)["Борис"] == ["9", "A♦"] and r.exact
+    r = parse("Кира на, э, короле червей. У Ани туз, у Бори дама пик, у Светы девятка.", TABLE, IGRAFAN)
+    assert r.winner == "Кира" and r.finishing is not None and r.finishing.text == "K♥" and r.exact
+    for said in ("у бори туз и десятка двадцать э одно", "у бори туз и десятка 21 ага очко"):
+        r = read(said)
+        assert hands(r)["Борис"] == ["10", "A"] and r.exact and r.unrecognised == [], said
+    r = read("у бори туз и десятка двадцать э два")  # 21 points, not 22: asked
+    assert not r.exact
