@@ -2,7 +2,8 @@
 
 `tokens` reads each word alone (`spoken_words.classify`), then by its place: the one
 who dictates («у меня», «я вышла») is somebody to ask about; a card played «последней картой» is the card
-the player went out on; a word where only a name
+the player went out on, and so is the one card said «последней» in a text with no word of going out; a word where
+only a name
 can stand («у Пети», «Фая вышла») is a player's pet name by its root or a name of
 nobody; a dictionary word one letter off a suit right after a rank is that suit («на
 девятке пек»); a lower-case «в», «к» among cards is a rank letter.

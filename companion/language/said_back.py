@@ -2,7 +2,9 @@
 
 «у Кузи король и девятка, у Харитона то же самое»: a hand said as the hand before it; «у Гаврика не помню, а нет,
 помню: туз пик», «на даме, не помню какой, а, да, крестовой»: a «не помню» taken back at once, by remembering; «у
-Феликса туз и у него же валет»: «он», «она» are the player just named, if the word fits them.
+Феликса туз и у него же валет»: «он», «она» are the player just named, if the word fits them; «на даме, а какой
+масти я не видел»: the suit asked about before the forgetting; «и, ой, у Риты ещё туз был»: a card remembered, not a
+correction; «щас спрошу: Вадик, что у тебя? — девятка»: the player asked, the answer is the hand.
 """
 
 from __future__ import annotations
