@@ -60,7 +60,7 @@ _DRAW_LEMMAS = _words(
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
     "скинуть скидывать выкинуть выкидывать выбросить выбрасывать сбросить сбрасывать положить класть кинуть выложить "
-    "сходить походить накрыть накрывать "
+    "выкладывать сходить походить накрыть накрывать "
     "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
 )
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
