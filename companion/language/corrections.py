@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, FORGETTING, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -24,7 +24,6 @@ ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
-_FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
 _WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
 _OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э", "я"})  # «а вторая»
@@ -281,7 +280,7 @@ class Corrections:
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
         нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
-        if fold(tok.text) in _FORGOT:  # «у Дениса забыла что»: as «не помню что»
+        if fold(tok.text) in FORGOT:  # «у Дениса забыла что»: as «не помню что»
             self.forgotten(k)
             return
         before = self.before(k)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.restated import TALK
-from companion.language.spoken_words import FORGETTING, Names, Tok, past_hesitations
+from companion.language.spoken_words import FORGETTING, FORGOT, Names, Tok, past_hesitations
 
 _SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "же"), ("все", "то", "же"))
 _NAMES = frozenset({"player", "ambiguous", "stranger"})
@@ -134,7 +134,7 @@ _YOU = frozenset({"ты", "тебя", "тебе"})
 _QUESTION = frozenset({"что", "какая", "какой", "какие", "какую", "у", "там", "было", "была", "был", "есть",
                        "осталось"}) | _YOU
 _VAGUE = frozenset({"count", "suit-before", "suit-after", "suit-letter", "filler", "hedge", "unknown", "pause",
-                    "and", "remark"})
+                    "and", "remark", "not"})  # no card named: «одна бубновая какая-то», «не знаю»
 
 
 def asked_player(toks: list[Tok]) -> list[Tok]:
@@ -153,7 +153,8 @@ def asked_player(toks: list[Tok]) -> list[Tok]:
         while end < len(toks) and fold(toks[end].text) in _QUESTION:
             end = past_hesitations(toks, end + 1)
         said = next((i for i in range(min(k, name) - 1, -1, -1) if toks[i].kind in _NAMES), None)
-        you = any(fold(t.text) in _YOU for t in toks[name + 1 : end])
+        asked = {fold(t.text) for t in toks[name + 1 : end]}
+        you = bool(asked & _YOU and asked & _WHICH)  # «Вадик, что у тебя?»; not «Айдар, ты где?»
         if (not asks and not you) or said is None or toks[said].player != toks[name].player or any(
                 t.kind not in _VAGUE for t in toks[said + 1 : min(k, name)]):
             continue
@@ -164,25 +165,27 @@ def asked_player(toks: list[Tok]) -> list[Tok]:
 _OH = frozenset({"ой", "упс", "погоди", "подожди", "стоп"})  # «ой, забыла»: not «нет», «вернее» (corrections)
 _ONE_MORE = frozenset({"ещё", "еще", "тоже", "также"})
 _TO_NAME = frozenset({"и", "а", "у", "же"})
+_TELL = frozenset({"сказать", "сказал", "сказала", "ещё", "еще"})  # «ой, забыла сказать, у Риты …»
 
 
 def remembered(toks: list[Tok]) -> list[Tok]:
-    """«у Олега король и, ой, у Риты ещё туз был», «ой, у Яши тоже десятка»: «ой» before a name and «ещё», «тоже»
-    with a card after it is a card remembered, not the last one taken back: the «ой» carries nothing (with «нет»,
-    «вернее» it stays a correction)."""
+    """«у Олега король и, ой, у Риты ещё туз был», «ой, забыла, у Яши тоже десятка»: «ой», «забыла» before a name
+    and «ещё», «тоже» with a card after it is a card remembered, not the last one taken back nor a hand forgotten:
+    those words carry nothing (with «нет», «вернее» it stays a correction)."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        if tok.kind != "correct" or fold(tok.text) not in _OH:
+        if not (tok.kind == "correct" and fold(tok.text) in _OH or fold(tok.text) in FORGOT):
             continue
         name = past_hesitations(toks, k + 1)
-        while name < len(toks) and fold(toks[name].text) in _TO_NAME:
+        while name < len(toks) and fold(toks[name].text) in _TO_NAME | FORGOT | _TELL:
             name = past_hesitations(toks, name + 1)
         more = past_hesitations(toks, name + 1)
         more = past_hesitations(toks, more + 1) if more < len(toks) and fold(toks[more].text) == "же" else more
         card = past_hesitations(toks, more + 1)
         if (card < len(toks) and toks[name].kind in _NAMES and fold(toks[more].text) in _ONE_MORE
                 and toks[card].kind in _CARD):
-            out[k] = Tok("filler", tok.text)
+            out[k:name] = [Tok("pause" if fold(t.text) in FORGOT else "filler", t.text) if t.kind != "pause" else t
+                           for t in toks[k:name]]  # «забыла» read as nothing, not as «не помню»
     return out
 
 

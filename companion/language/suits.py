@@ -316,15 +316,18 @@ _RUN_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "correct
 
 
 def suit_first(toks: list[Tok]) -> list[Tok]:
-    """«у Тимохи три карты, все бубны: валет, дама и король», «две карты, обе пиковые, туз и десятка»: «все», «обе»
-    and a suit said before any card of the hand are the suit of the cards said after it (read as «валет, дама и
+    """«у Тимохи три карты, все бубны: валет, дама и король», «две карты, обе пиковые, туз и десятка», «трефовые туз и
+    король»: «все», «обе» and a suit (or a plural suit adjective alone) said before any card of the hand are the suit
+    of the cards said after it (read as «валет, дама и
     король бубновые», `Suits.fill_all`): all of them with «все» (two or more), the two with «обе». A card with a
     suit of its own among them, a count, another number of cards or a correction after them: not read (asked)."""
     out = list(toks)
     for k, tok in enumerate(toks):
         at = past_hesitations(toks, k + 1)
         low = fold(tok.text)
-        if low not in _BOTH | _ALL or at >= len(toks) or toks[at].kind not in _SUIT_WORDS or toks[at].suit is None:
+        if tok.kind == "suit-before" and tok.plural and tok.suit is not None:  # «трефовые: туз и король»
+            at, low = k, "все"
+        elif low not in _BOTH | _ALL or at >= len(toks) or toks[at].kind not in _SUIT_WORDS or toks[at].suit is None:
             continue
         name = k - 1
         while name >= 0 and toks[name].kind in _HAND_SIZE:

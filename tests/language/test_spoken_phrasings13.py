@@ -58,7 +58,8 @@ def test_the_scribe_names_themselves_after_the_verb() -> None:
 
 def test_thinking_aloud_before_a_card() -> None:
     for said in ("у бори ммм щас вспомню а король и дама пик", "у бори, хмм, дай подумать, король и дама пик",
-                 "у бори эээм сейчас вспомню король и дама пик", "у бори мм дайте вспомнить король и дама пик"):
+                 "у бори эээм сейчас вспомню король и дама пик", "у бори мм дайте вспомнить король и дама пик",
+                 "у бори, эээ, сейчас скажу, король и дама пик"):
         r = read(said)
         assert hands(r)["Борис"] == ["K", "Q♠"] and r.exact and r.unrecognised == [], said
     r = read("у бори не вспомню что, а, у светы туз")  # «не вспомню»: as «не помню», the hand not known
@@ -100,7 +101,7 @@ def test_the_suit_asked_about_before_the_forgetting() -> None:
     r = read("у бори дама одна, а какая — не помню")
     assert hands(r)["Борис"] == ["Q?"] and r.unrecognised == [] and not r.exact
     for said in ("у бори десятка а какая не помню", "у бори десятка, а масть не знаю", "у бори десятка какой масти "
-                 "не помню"):
+                 "не помню", "у бори десятка, какой масти не заметил"):
         r = read(said)
         assert hands(r)["Борис"] == ["10"] and r.exact, said  # a ten: any suit, the same points
     r = parse("кира вышла на десятке, а масть не помню, у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
@@ -116,6 +117,8 @@ def test_one_suit_said_first_for_the_cards_after_it() -> None:
     assert hands(r)["Борис"] == ["10♣", "A♣"] and r.exact
     r = read("у бори обе черви, ну, девятка и десятка")
     assert hands(r)["Борис"] == ["10♥", "9♥"] and r.exact
+    r = read("у бори трефовые туз и король")  # a plural suit adjective alone, before the cards
+    assert hands(r)["Борис"] == ["A♣", "K♣"] and r.exact
     for said in ("у бори все бубны валет дама пик и король",  # a suit of its own among them
                  "у бори обе черви девятка десятка и валет",  # three cards for «обе»
                  "у бори все бубны валет",  # one card for «все»
@@ -138,7 +141,8 @@ def test_two_cards_of_one_rank_said_one_by_one_then_by_colour() -> None:
 def test_a_card_remembered_after_oh() -> None:
     for said in ("аня вышла на тузе пик у бори десятка у светы девятка у киры валет и ой у бори ещё король был",
                  "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори тоже король",
-                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори же ещё король"):
+                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, у бори же ещё король",
+                 "аня вышла на тузе пик у бори десятка у светы девятка у киры валет, ой, забыл, у бори ещё король"):
         r = parse(said, TABLE, IGRAFAN)
         assert hands(r) == {"Борис": ["10", "K"], "Света": ["9"], "Кира": ["J"]} and r.exact, said
     for said in ("аня вышла на тузе пик у бори десятка у светы девятка у киры валет, нет, у бори ещё король",
@@ -150,11 +154,13 @@ def test_a_card_remembered_after_oh() -> None:
 def test_the_scribe_asks_the_player() -> None:
     for said in ("у бори одна бубновая какая-то щас спрошу боря что у тебя король говорит значит король бубей",
                  "у бори, ммм, спрошу у бори: король бубей",
-                 "у бори какая-то бубновая, боря, что у тебя? король бубей"):
+                 "у бори какая-то бубновая, боря, что у тебя? король бубей",
+                 "у бори не знаю, сейчас спрошу, боря? король бубей"):
         r = read(said)
         assert hands(r)["Борис"] == ["K♦"] and r.exact and r.unrecognised == [], said
     for said in ("у бори туз и какая-то бубновая, спрошу, боря, что у тебя? король бубей",  # the ace as well?
-                 "у бори какая-то бубновая, спрошу свету, король бубей"):  # another player asked
+                 "у бори какая-то бубновая, спрошу свету, король бубей",  # another player asked
+                 "у бори не помню, боря, ты где? король бубей"):  # not a question about the hand
         r = read(said)
         assert not r.exact, said
 
