@@ -175,3 +175,10 @@ def test_hesitations_inside_older_phrasings() -> None:
         assert hands(r)["Борис"] == ["10", "A"] and r.exact and r.unrecognised == [], said
     r = read("у бори туз и десятка двадцать э два")  # 21 points, not 22: asked
     assert not r.exact
+
+
+def test_last_said_of_a_round_is_no_card() -> None:
+    for said in ("последний кон: у ани дама пик, у бори туз, у светы девятка, у киры валет",
+                 "в последний раз у ани дама пик у бори туз у светы девятка у киры валет"):
+        r = parse(said, TABLE, IGRAFAN)
+        assert r.winner is None and not r.exact, said
