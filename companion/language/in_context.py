@@ -174,7 +174,7 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
 
 _CARD_KINDS = ("rank", "card", "suit-after", "suit-before", "suit-letter")
 # «последней у Таи была …», «последним, у неё, был …», «последней картой …» (not «последний кон: у Ани …»)
-_TO_LAST = CARD_NOUNS | HOLDING | {"у", "неё", "нее", "него", "ее", "её", "его", "осталась", "остался"}
+_TO_LAST = CARD_NOUNS | HOLDING | HESITATIONS | {"у", "неё", "нее", "него", "ее", "её", "его", "на", "руках", "руке"}
 
 
 def _last_by_place(toks: list[Tok]) -> list[Tok]:
@@ -193,7 +193,7 @@ def _last_by_place(toks: list[Tok]) -> list[Tok]:
     said = past_hesitations(toks, k - 1, -1)  # «взял последнюю карту из колоды»: not the card gone out on
     if (at < 0 or toks[at].kind not in ("rank", "card")) and (said < 0 or toks[said].kind in ("player", "filler")):
         at = k + 1  # «последней у Таи была дама пик»: the card after
-        while at < len(toks) and at - k <= 5 and (toks[at].kind in ("player", "pause")
+        while at < len(toks) and at - k <= 7 and (toks[at].kind in ("player", "pause")
                                                    or fold(toks[at].text) in _TO_LAST):
             at += 1
     if not 0 <= at < len(toks) or toks[at].kind not in ("rank", "card") or toks[at].plural:
