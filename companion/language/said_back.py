@@ -101,7 +101,7 @@ def recalled(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-_SUIT_ASKED = frozenset({"какой", "какая", "какую", "масти", "масть"})
+_SUIT_ASKED = frozenset({"какой", "какая", "какую", "какие", "каких", "масти", "масть"})
 _BEFORE_ASKED = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter"})
 
 

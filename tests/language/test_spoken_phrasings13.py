@@ -110,6 +110,10 @@ def test_the_suit_asked_about_before_the_forgetting() -> None:
         assert hands(r)["Борис"] == ["10"] and r.exact, said  # a ten: any suit, the same points
     r = parse("кира вышла на десятке, а масть не помню, у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
     assert r.finishing is not None and r.finishing.rank.value == "10" and r.exact
+    r = read("у бори две десятки, а какие не помню")
+    assert hands(r)["Борис"] == ["10", "10"] and r.exact
+    r = read("у бори две дамы, а какие не помню")
+    assert hands(r)["Борис"] == ["Q?", "Q?"] and not r.exact
     r = read("у бори, какая не помню")  # no card said: the hand is not known
     assert "Борис" not in hands(r) and not r.exact
 
