@@ -28,7 +28,8 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
             nxt = toks[k + 1] if k + 1 < len(toks) else None
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             after_named = named is not None and k > named[2]  # «это Тихон, диктую я, вышел»: Тихон
-            prev = toks[k - 1] if k > 0 and fold(tok.text) == "я" and not after_named else None  # «пишу я»
+            says = nxt is None or nxt.kind not in ("win", "play", "draw", "rank", "card", "count", "number")
+            prev = toks[k - 1] if k > 0 and fold(tok.text) == "я" and not after_named and says else None  # «пишу я»
             scribe = any(t is not None and _scribe_verb(t, morphology) for t in (nxt, prev))
             if sorry or scribe or _talks_over(toks, k):
                 out[k] = Tok("filler", tok.text)
