@@ -6,6 +6,11 @@ line, the headers, a body by Content-Length or chunked; a gzip body is decoded o
 it. Set-Cookie is kept per phone and sent back by path (the seat's cookie), and a redirect is followed on
 the same connection, inside the request's time, as Locust does. A phone has one request in flight at most;
 its latency runs from writing the request to the end of its (last) response.
+
+With `events_port` (the server pushes changes: `companion/ops/servers/events.py`) every phone also keeps
+the stream its page keeps open, on a second socket (`follow`): while it is open the phone's polls wait
+`load_phones.SAFETY`, and each `data: changed` starts the phone's next turn at once. How long it took from
+sending a save to each phone of its table hearing its first change after it is kept per step (`push_lags`).
 """
 
 from __future__ import annotations
@@ -160,7 +165,7 @@ def figures(times: list[float], failures: int) -> Figures:
 class LeanDriver:
     """Runs phones on one event loop; from the outside, synchronous: `start`, `sleep`, `summary`, `quit`."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, events_port: int | None = None) -> None:
         try:
             import uvloop
 
@@ -168,7 +173,10 @@ class LeanDriver:
         except ImportError:
             self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
-        self.port = port
+        self.port, self.events_port = port, events_port
+        self.woken: dict[int, asyncio.Event] = {}  # id(phone) → set when a change is pushed to it
+        self.saved_at: dict[str, float] = {}  # table id → when its last save was sent
+        self.push_lags: list[float] = []  # ms from a save's answer to each phone of its table hearing of it
         self.tasks: list[asyncio.Task[None]] = []
         self.clients: list[Client] = []
         self.started = 0
@@ -184,6 +192,8 @@ class LeanDriver:
             client = Client("127.0.0.1", self.port)
             self.clients.append(client)
             self.tasks.append(self.loop.create_task(self.run_phone(phone, client, i / rate)))
+            if self.events_port:
+                self.tasks.append(self.loop.create_task(self.follow(phone, i / rate)))
         self.started = len(phones)
 
     def sleep(self, seconds: float) -> None:
@@ -193,6 +203,7 @@ class LeanDriver:
         self.times.clear()
         self.failures.clear()
         self.statuses.clear()
+        self.push_lags.clear()
 
     def summary(self) -> tuple[dict[tuple[str, str], Figures], Figures, list[tuple[int, str, str, str]]]:
         """Per (method, kind), all together, and the errors (count, method, kind, message) since `reset`."""
@@ -215,8 +226,10 @@ class LeanDriver:
 
     async def run_phone(self, phone: Phone, client: Client, delay: float) -> None:
         await asyncio.sleep(delay)
+        woken = self.woken.setdefault(id(phone), asyncio.Event())
         phone.start()
         while True:
+            phone.last_act = time.monotonic()
             turn = phone.act()
             try:
                 request = next(turn)
@@ -227,10 +240,51 @@ class LeanDriver:
             except (KeyError, ValueError, TypeError, AssertionError) as error:  # the model failed on an answer
                 self.failures["-", "model", f"{type(error).__name__}: {error}"] += 1
                 print(f"a phone failed: {error!r}", file=sys.stderr)
-            await asyncio.sleep(phone.wait())
+            due = time.monotonic() + phone.wait()
+            while (left := due - time.monotonic()) > 0:
+                try:
+                    async with asyncio.timeout(left):
+                        await woken.wait()
+                except TimeoutError:
+                    break
+                woken.clear()  # a change was pushed: the turn comes forward, to when the phone's pace allows
+                due = min(due, phone.pushed())
+
+    async def follow(self, phone: Phone, delay: float) -> None:
+        """The phone's pushed stream, opened again 2 s after it breaks (the `retry` it is sent)."""
+        await asyncio.sleep(delay)
+        woken = self.woken.setdefault(id(phone), asyncio.Event())
+        timed = 0.0  # the save whose push this phone has timed (only the first change after a save counts)
+        request = (f"GET /events/{phone.table.id} HTTP/1.1\r\nHost: 127.0.0.1:{self.events_port}\r\n"
+                   "Accept: text/event-stream\r\nUser-Agent: load.py-lean\r\n\r\n").encode()
+        while True:
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.events_port)
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                if not head.startswith(b"HTTP/1.1 200"):
+                    raise ConnectionError(head.split(b"\r\n", 1)[0].decode("latin-1"))
+                phone.streaming = True
+                while chunk := await reader.read(4096):
+                    for _ in range(chunk.count(b"data: changed")):
+                        saved = self.saved_at.get(phone.table.id)
+                        if saved is not None and saved != timed:
+                            timed = saved
+                            self.push_lags.append((time.perf_counter() - saved) * 1000)
+                        woken.set()
+            except (OSError, asyncio.IncompleteReadError, ConnectionError) as failure:
+                self.failures["GET", "stream", f"{type(failure).__name__}: {failure}"] += 1
+            finally:
+                phone.streaming = False
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(2)
 
     async def exchange(self, client: Client, request: Request) -> Answer:
         t0 = time.perf_counter()
+        if request.kind == "save":  # /api/v1/series/<id>/rounds: its phones' pushes are timed from here
+            self.saved_at[request.path.split("/")[4]] = t0
         try:
             status, headers, body = await client.send(request)
             error = None if status in request.ok else f"status {status}"

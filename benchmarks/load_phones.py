@@ -30,6 +30,7 @@ SAVE_EVERY = 30.0
 # and the round page once every hand but the winner's is in
 SEAT_IDLE, SEAT_FAST, SEAT_SENT = 4.0, 1.0, 1.5
 ENTRY = 15.0  # the scorekeeper's round page is open this long before each save
+SAFETY = 30.0  # static/app.js (Live): any poll's period while the phone's pushed stream is open
 SEAT_HANDS = {"Аня": ["js"], "Борис": ["jh"], "Вера": ["jc"]}  # 2 points each: no series ends during a run
 ANY_ENCODING = {"Accept-Encoding": "gzip, deflate, br"}  # what Locust's FastHttpUser adds when none is named
 LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}  # seat.js asking for a seat's live part
@@ -121,9 +122,27 @@ class Every:
 
 
 class Phone:
+    """`streaming`: the phone's pushed stream (`/events/<series>`) is open (the driver keeps it); its polls then
+    wait SAFETY at least, and a pushed change (`pushed`) brings its next turn forward to when its own pace is
+    up since its last turn (`last_act`, set by the driver), or now: as static/app.js's Live."""
+
     def __init__(self, table: Table) -> None:
         self.table = table
         self.etag: str | None = None
+        self.streaming = False
+        self.last_act = 0.0
+
+    def period(self, seconds: float) -> float:
+        """A poll's period: as without a stream, or the safety net's while the stream is open."""
+        return max(seconds, SAFETY) if self.streaming else seconds
+
+    def gap(self) -> float:
+        """The phone's pace without a stream: the least time between two of its asks."""
+        return POLL_EVERY
+
+    def pushed(self) -> float:
+        """A change was pushed: when (time.monotonic()) the next turn should start at the latest."""
+        return self.last_act + self.gap()
 
     def start(self) -> None:
         """The phone joins its table (Locust's `on_start`)."""
@@ -155,7 +174,7 @@ class Viewer(Phone):
         yield from self.poll_fragment()
 
     def wait(self) -> float:
-        return self.pace.wait(POLL_EVERY)
+        return self.pace.wait(self.period(POLL_EVERY))
 
 
 class Editor(Phone):
@@ -180,7 +199,11 @@ class Editor(Phone):
         yield json_post("save", f"/api/v1/series/{self.table.id}/rounds", round_body(self.k), self.table.token, 201)
 
     def wait(self) -> float:
-        return self.pace.wait(SAVE_EVERY if self.apart else POLL_EVERY)
+        if self.apart:
+            return self.pace.wait(SAVE_EVERY)
+        # with a stream its polls are 30 s apart: it still saves when the round is due, as its player does
+        cap = self.table.save_due if self.streaming and self.table.save_due else float("inf")
+        return self.pace.wait(self.period(POLL_EVERY), cap=cap)
 
 
 class Scorekeeper(Phone):
@@ -220,10 +243,12 @@ class Scorekeeper(Phone):
             self.table.save_due = self.due() + SAVE_EVERY
             self.hands_missing = True
 
-    def wait(self) -> float:
+    def gap(self) -> float:
         entering = time.monotonic() >= self.due() - ENTRY
-        return self.pace.wait((SEAT_FAST if self.hands_missing else SEAT_SENT) if entering else POLL_EVERY,
-                              cap=self.due())
+        return (SEAT_FAST if self.hands_missing else SEAT_SENT) if entering else POLL_EVERY
+
+    def wait(self) -> float:
+        return self.pace.wait(self.period(self.gap()), cap=self.due())
 
 
 def live_etag_of(html: str) -> str:
@@ -246,6 +271,7 @@ class SeatState:
     poll_at: float = 0.0
     send_at: float = float("inf")
     confirm_at: float = float("inf")
+    polled_at: float = 0.0  # its last draft poll
     opened: bool = False  # the seat link is opened at the phone's first act
 
 
@@ -263,6 +289,10 @@ class Seat(Phone):
 
     def start(self) -> None:
         self.s.poll_at = time.monotonic() + random.uniform(0, SEAT_IDLE)
+
+    def pushed(self) -> float:
+        self.s.poll_at = min(self.s.poll_at, self.s.polled_at + self.s.wait)
+        return time.monotonic() + self.wait()
 
     def wait(self) -> float:
         return max(0.0, min(self.s.poll_at, self.s.send_at, self.s.confirm_at) - time.monotonic())
@@ -291,15 +321,16 @@ class Seat(Phone):
                           {**FORM, "Accept": "application/json", **ANY_ENCODING},
                           f"card={SEAT_HANDS[self.player][0]}&round={s.round}".encode())
             s.wait = SEAT_SENT
-            s.poll_at = time.monotonic() + SEAT_SENT
+            s.poll_at = time.monotonic() + self.period(SEAT_SENT)
         if now >= s.confirm_at:
             s.confirm_at = float("inf")
             self.live((yield Request("seat confirm", "POST", f"/series/{sid}/seat/rounds/{s.round - 1}/confirmation",
                                      {**FORM, **LIVE, **ANY_ENCODING}, b"agree=1", read=True)))
         if now < s.poll_at:
             return
+        s.polled_at = time.monotonic()
         yield from self.follow_draft()
-        s.poll_at = time.monotonic() + s.wait
+        s.poll_at = time.monotonic() + self.period(s.wait)
 
     def follow_draft(self) -> Acts:
         s, sid = self.s, self.table.id

@@ -1,3 +1,98 @@
+// Live: how a page that follows a series (the standings, the round page's draft, a seat) learns of changes.
+// Where the server pushes (an element with data-events: the events server, companion/ops/servers/events.py),
+// one stream per page says "changed" the moment a write is stored, and every follower asks at once, or, if
+// it asked less than its own pace ago, when that pace is up: a burst of changes (three hands, then the
+// confirmations) costs each phone at most what polling did, and a quiet table nothing. While the stream is
+// open the followers poll only as a safety net (SAFETY_MS); without one (none offered, or broken: the browser
+// opens it again by itself) they poll at their own pace, as before. Followers: the standings (#live, htmx's
+// "live" trigger, every 4 s without a stream) and static/seat.js's draft (`Live.follow`).
+(function () {
+  "use strict";
+  var STANDINGS_MS = 4000;  // the standings' pace
+  var SAFETY_MS = 30000;  // any follower's pace while the stream is open
+  var source = null, sourceUrl = null, open = false, opened = false;
+  var followers = [];  // {el, pushed, later}: dropped once el has left the page
+
+  function each(what) {
+    followers = followers.filter(function (f) { return document.contains(f.el); });
+    followers.forEach(function (f) { f[what](); });
+  }
+  function changed() {
+    if (document.visibilityState === "visible") each("pushed");  // a hidden page asks when it is shown again
+  }
+  function state(now) {  // <html data-pushed="open"> while the stream is open (and for tests)
+    open = now;
+    if (now) document.documentElement.setAttribute("data-pushed", "open");
+    else document.documentElement.removeAttribute("data-pushed");
+  }
+  function connect() {
+    var el = document.querySelector("[data-events]");
+    var url = el ? el.dataset.events : null;
+    if (url && url.charAt(0) === ":") url = location.protocol + "//" + location.hostname + url;  // ":<port>/events/…"
+    if (url === sourceUrl) return;
+    if (source) source.close();
+    source = null; sourceUrl = url; opened = false;
+    state(false);
+    if (!url || !window.EventSource) return;
+    source = new EventSource(url);
+    source.onopen = function () {
+      state(true);
+      if (opened) changed();  // opened again: what changed while it was closed
+      else each("later");  // the polls stretch to the safety net from now
+      opened = true;
+    };
+    source.onmessage = changed;
+    source.onerror = function () {
+      if (!open) return;
+      state(false);  // the followers go back to their own pace until it opens again
+      changed();
+    };
+  }
+
+  // ask() (may return a promise) now and then every pace() ms, stretched to SAFETY_MS while the stream is
+  // open, as long as el is on the page; a pushed change asks at once or when pace() is up since the last ask.
+  // The handle: now() asks at once, later() waits pace() again from now.
+  function follow(el, ask, pace) {
+    var timer = null, last = 0;
+    function later() {
+      clearTimeout(timer);
+      if (document.contains(el)) timer = setTimeout(run, open ? Math.max(pace(), SAFETY_MS) : pace());
+    }
+    function run() {
+      clearTimeout(timer);
+      if (!document.contains(el)) return;  // another page was swapped in: stop
+      if (document.visibilityState !== "visible") { later(); return; }
+      last = Date.now();
+      Promise.resolve(ask()).then(later, later);
+    }
+    followers.push({ el: el, later: later, pushed: function () {
+      clearTimeout(timer);
+      timer = setTimeout(run, Math.max(0, last + pace() - Date.now()));
+    } });
+    return { now: run, later: later };
+  }
+  window.Live = { follow: follow };
+
+  // the standings: htmx asks (hx-trigger="live") when told, never by itself; the follower belongs to the
+  // element around #live, which a swap of #live (outerHTML) keeps
+  function init() {
+    connect();
+    var live = document.getElementById("live");
+    var around = live && live.parentElement;
+    if (!around || around.dataset.followed) return;
+    around.dataset.followed = "1";
+    follow(around, function () {
+      var now = document.getElementById("live");
+      if (now) htmx.trigger(now, "live");
+    }, function () { return STANDINGS_MS; }).later();
+  }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") changed();
+  });
+})();
+
 // Small upgrades on top of pages that work without JavaScript.
 (function () {
   "use strict";

@@ -1,8 +1,9 @@
 // Seats: the round being entered is a draft that the players' phones and the scorekeeper's page fill together.
 // Both follow GET /api/v1/series/<id>/draft with If-None-Match while the page is on screen (an unchanged
-// draft is a 304 without a body): the round page every second while hands are missing, then every 1.5 s; a
-// seat every 4 s until a hand is sent, then every second, every 1.5 s once its own is in, until the save
-// (docs/benchmarks.md, «Seats»).
+// draft is a 304 without a body): at once when the server pushes a change (`Live` in static/app.js), and otherwise the
+// round page every second while hands are missing, then every 1.5 s; a seat every 4 s until a hand is sent,
+// then every second, every 1.5 s once its own is in, until the save; while a pushed stream is open these
+// waits stretch to the safety net of `Live` (docs/benchmarks.md, «Seats»).
 (function () {
   "use strict";
   var SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
@@ -19,23 +20,20 @@
   // Follows the draft while `el` is on the page; `apply` gets each new draft and says how long to wait (ms).
   // The handle's soon(ms) sets the wait from now (a hand just sent: the round is being entered).
   function follow(el, url, apply) {
-    var etag = null, wait = FAST_MS, timer = null;
-    function next() { clearTimeout(timer); timer = setTimeout(tick, wait); }
-    function tick() {
-      if (!document.contains(el)) return;  // another page was swapped in: stop
-      if (document.visibilityState !== "visible") { next(); return; }
+    var etag = null, wait = FAST_MS;
+    var follower = Live.follow(el, function () {  // pushed changes and the pace: `Live` in static/app.js
       var headers = { "Accept": "application/json" };
       if (etag) headers["If-None-Match"] = etag;
-      fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
+      return fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
         if (r.status !== 200) return null;
         etag = r.headers.get("ETag");
         return r.json();
       }).then(function (draft) {
         if (draft && document.contains(el)) wait = apply(draft) || wait;
-      }).catch(function () {}).then(next);
-    }
-    tick();
-    return { soon: function (ms) { wait = ms; next(); } };
+      }).catch(function () {});
+    }, function () { return wait; });
+    follower.now();
+    return { soon: function (ms) { wait = ms; follower.later(); } };
   }
 
   // -- the scorekeeper's round page: hands sent from seats appear in the grid; its own ticks go to the draft --

@@ -45,10 +45,12 @@ def address_to_show(host: str) -> str:
     return host
 
 
-def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str | None = None) -> None:
+def serve(host: str, port: int, threads: int, workers: int | None = None, kind: str | None = None,
+          events_port: int | None = None) -> None:
     """Serve the app in `workers` processes (default: one per core) with `kind`: granian (the default
     on Linux), waitress (the default elsewhere; one process where the system cannot share a port
-    between processes) or gunicorn gthread."""
+    between processes) or gunicorn gthread. Under granian, changes are pushed to the phones from
+    `events_port` (default: the next port; 0: the phones poll, as under the other servers)."""
     from companion import create_app
     from companion.faq.search import search_engine
     from companion.storage import backup
@@ -63,13 +65,16 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
     count = workers or servers.default_workers()
     if kind == "waitress" and not servers.can_reuse_port():
         count = 1
+    pushed = servers.events_port(host, port, events_port) if kind == "granian" else None
+    if pushed:
+        app.config["EVENTS_PORT"] = pushed  # the workers fork with it: they tell the events server of writes
     print(
         f"«Сто одно» is running. Open on a phone on the same network "
         f"/ Откройте на телефоне в той же сети:\n\n    {url}\n"
     )
     segno.make(url, error="m").terminal(compact=True)
     print(f"\nDatabase: {app.config['DATABASE']}  ({kind}, {count} process{'es' if count > 1 else ''}; "
-          f"Ctrl+C to stop)", flush=True)
+          f"{f'live changes pushed from port {pushed}; ' if pushed else ''}Ctrl+C to stop)", flush=True)
     with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
         search_engine()
     servers.settle_memory()
@@ -114,8 +119,12 @@ def cli() -> None:
               help="granian (the default on Linux): HTTP in Rust, slow and idle clients cost a socket only; "
                    "waitress (the default elsewhere): buffers each request in Python before a thread takes it; "
                    "gthread: gunicorn with threads (Linux, macOS), kept for comparison.")
-def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str | None) -> None:
-    serve(host, port, threads, workers, kind)
+@click.option("--events-port", default=None, type=click.IntRange(0, 65535),
+              help="granian: the port changes are pushed to the phones from (TCP, and UDP on loopback from the "
+                   "app); default: --port + 1; 0: no push, the phones poll.")
+def serve_command(host: str, port: int, threads: int, workers: int | None, kind: str | None,
+                  events_port: int | None) -> None:
+    serve(host, port, threads, workers, kind, events_port)
 
 
 @cli.command("init-db", help="Create or upgrade the database in the instance folder.")

@@ -76,11 +76,18 @@ def caddyfile(d: Deployment) -> str:
 }}
 
 {site} {{
-{tls}\tencode zstd gzip
-\theader Strict-Transport-Security "{HSTS}"
-\t# Caddy sets X-Forwarded-For / -Proto / -Host itself, replacing whatever a client sent;
-\t# the app listens on 127.0.0.1 only and trusts one proxy (PROXY_FIX = 1 in config.py).
-\treverse_proxy 127.0.0.1:{d.port}
+{tls}\theader Strict-Transport-Security "{HSTS}"
+\t# changes pushed to the phones: the events server `companion serve` starts on the next port
+\t# (EVENTS_URL = "/events" in config.py); a stream is passed on as it comes, never compressed
+\thandle /events/* {{
+\t\treverse_proxy 127.0.0.1:{d.port + 1}
+\t}}
+\thandle {{
+\t\tencode zstd gzip
+\t\t# Caddy sets X-Forwarded-For / -Proto / -Host itself, replacing whatever a client sent;
+\t\t# the app listens on 127.0.0.1 only and trusts one proxy (PROXY_FIX = 1 in config.py).
+\t\treverse_proxy 127.0.0.1:{d.port}
+\t}}
 }}
 """
 
@@ -90,6 +97,7 @@ def instance_config(d: Deployment) -> str:
 PUBLIC_URL = "{d.origin}/"  # share links and QR codes
 TRUSTED_HOSTS = ["{d.domain}"]  # the only Host accepted
 PROXY_FIX = 1  # one proxy in front (Caddy): the client address and scheme come from its X-Forwarded-*
+EVENTS_URL = "/events"  # where the phones hear of changes: Caddy passes it to the events server
 """
 
 

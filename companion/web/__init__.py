@@ -54,6 +54,9 @@ def init_app(app: Flask) -> None:
     from companion.web.api import health
 
     health.init_app(app)  # GET /api/v1/health, and 503 when the storage fails
+    from companion.web.http import live
+
+    live.init_app(app)  # pushed changes: the events server told of writes, the pages told where to listen
     app.context_processor(named_limits)
     from companion.web.present.series_view import dispute_text
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARGS, CHROMIUM, PHONE
 
@@ -52,11 +53,24 @@ def wait_for(check: Any, what: str, seconds: float = 60) -> Any:
     raise AssertionError(f"waited {seconds:.0f} s for {what}")
 
 
+def app_port() -> int:
+    """A free port whose next one is free too: the events server's, which the Caddyfile routes /events/ to."""
+    while True:
+        port = free_port()
+        try:
+            with socket.socket() as tcp, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                tcp.bind(("127.0.0.1", port + 1))
+                udp.bind(("127.0.0.1", port + 1))
+            return port
+        except OSError:
+            continue
+
+
 class Deployed:
     """`companion caddyfile` output put in place: the app on loopback, Caddy in front, on free ports."""
 
     def __init__(self, tmp: Path) -> None:
-        self.app_port, self.https_port, self.http_port = free_port(), free_port(), free_port()
+        self.app_port, self.https_port, self.http_port = app_port(), free_port(), free_port()
         self.origin = f"https://{DOMAIN}:{self.https_port}"
         self.instance, out, home = tmp / "instance", tmp / "deploy", tmp / "home"
         self.instance.mkdir()
@@ -81,7 +95,8 @@ class Deployed:
         wait_for(self.root_ca.exists, "Caddy's internal authority")
         wait_for(self.answers, "the app behind Caddy")
 
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
         """A request to the club's name through Caddy, verified against Caddy's own authority."""
         trusted = ssl.create_default_context(cafile=str(self.root_ca))
         conn = http.client.HTTPSConnection(DOMAIN, self.https_port, context=trusted, timeout=10)
@@ -89,7 +104,8 @@ class Deployed:
         conn.sock = trusted.wrap_socket(raw, server_hostname=DOMAIN)
         try:
             data = json.dumps(body).encode() if body is not None else None
-            conn.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
+            sent = {**({"Content-Type": "application/json"} if data else {}), **(headers or {})}
+            conn.request(method, path, body=data, headers=sent)
             answer = conn.getresponse()
             content = answer.read()
             kind = answer.getheader("Content-Type") or ""
@@ -170,6 +186,14 @@ def test_https_behind_caddy_gives_the_phone_its_offline_shell_install_and_secure
         page.goto(f"{deployed.origin}/series/{created['id']}/edit?token={created['edit_token']}")
         cookie = next(c for c in context.cookies() if c["name"] == f"e_{created['id']}")
         assert cookie["secure"] is True and cookie["httpOnly"] is True
+
+        page.goto(f"{deployed.origin}/series/{created['id']}")  # changes pushed through Caddy's /events/ route
+        page.wait_for_selector("html[data-pushed=open]", state="attached")
+        saved, _, _ = deployed.request("POST", f"/api/v1/series/{created['id']}/rounds",
+                                       {"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": 12}},
+                                       {"Authorization": f"Bearer {created['edit_token']}"})
+        assert saved == 201
+        expect(page.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("12", timeout=2000)
 
         start_title = page.goto(deployed.origin + "/") and page.title()
         context.set_offline(True)

@@ -25,11 +25,14 @@ def test_lan_address_is_an_ip_address() -> None:
 
 def test_serve_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = {}
-    monkeypatch.setattr(cli, "serve", lambda host, port, threads, workers, kind: seen.update(
-        host=host, port=port, workers=workers, kind=kind))
+    monkeypatch.setattr(cli, "serve", lambda host, port, threads, workers, kind, events_port: seen.update(
+        host=host, port=port, workers=workers, kind=kind, events_port=events_port))
     cli.main(["serve"])
-    # None: one process per core, and the platform's server (granian on Linux, waitress elsewhere)
-    assert seen == {"host": "0.0.0.0", "port": 8101, "workers": None, "kind": None}
+    # None: one process per core, the platform's server (granian on Linux, waitress elsewhere), and under
+    # granian changes pushed from the next port
+    assert seen == {"host": "0.0.0.0", "port": 8101, "workers": None, "kind": None, "events_port": None}
+    cli.main(["serve", "--events-port", "0"])
+    assert seen["events_port"] == 0
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["serve", "--help"], ["init-db", "--help"]])

@@ -88,11 +88,12 @@ def test_caddyfile_writes_caddy_the_instance_config_and_the_units(tmp_path: Path
         "companion.service", "config.py"]
     caddy = (out / "Caddyfile").read_text()
     assert "score.example.club {" in caddy and "reverse_proxy 127.0.0.1:8101" in caddy
+    assert "handle /events/* {\n\t\treverse_proxy 127.0.0.1:8102" in caddy  # the events server, next port
     assert 'Strict-Transport-Security "max-age=31536000"' in caddy and "tls internal" not in caddy
     config: dict[str, Any] = {}
     exec((out / "config.py").read_text(), config)  # noqa: S102 (the file the app itself will read)
     assert config["PUBLIC_URL"] == "https://score.example.club/" and config["TRUSTED_HOSTS"] == ["score.example.club"]
-    assert config["PROXY_FIX"] == 1
+    assert config["PROXY_FIX"] == 1 and config["EVENTS_URL"] == "/events"
     unit = (out / "companion.service").read_text()
     assert "serve --host 127.0.0.1 --port 8101" in unit and "COMPANION_INSTANCE=/var/lib/companion" in unit
     assert "backup --dir /var/backups/companion --keep 7" in (out / "companion-backup.service").read_text()
@@ -164,9 +165,18 @@ class Served:
         response.begin()
         return response.status, response.getheader("Content-Type") or "", response.read()
 
-    def workers(self) -> list[str]:
+    def children(self) -> list[str]:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return children.read_text().split() if children.exists() else []
+
+    def workers(self) -> list[str]:
+        """The processes answering the app (not the events server beside them: `events`)."""
+        return [pid for pid in self.children() if pid not in self.events()]
+
+    def events(self) -> list[str]:
+        return [pid for pid in self.children()
+                if Path(f"/proc/{pid}/comm").exists() and Path(f"/proc/{pid}/comm").read_text().strip()
+                == "companion-event"]  # the kernel keeps 15 characters of the name
 
     def stop(self) -> None:
         self.process.terminate()
@@ -229,12 +239,22 @@ def test_the_default_command_serves_on_every_core_and_holds_64_slow_clients(inst
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
 @pytest.mark.parametrize("mode", ["granian", "waitress"])
 def test_a_killed_server_leaves_no_worker_serving_the_port(instance: Path, mode: str) -> None:
-    served = Served(instance, "--server", mode, "--workers", "2")
-    deadline = time.monotonic() + 30
-    while len(served.workers()) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    workers = served.workers()
-    assert len(workers) == 2
+    events = ["--events-port", str(free_port())] if mode == "granian" else []
+    served = Served(instance, "--server", mode, "--workers", "2", *events)
+    try:
+        deadline = time.monotonic() + 30
+        while len(served.workers()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = served.workers()
+        assert len(workers) == 2
+        if mode == "granian":  # and the events server beside them, which must not outlive the parent either
+            while not served.events() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(served.events()) == 1
+            workers += served.events()
+    except AssertionError:
+        served.stop()  # nothing left serving after a failure
+        raise
     served.process.kill()  # SIGKILL: the parent cannot stop its workers itself
     served.process.wait(10)
     deadline = time.monotonic() + 15

@@ -174,3 +174,40 @@ def test_a_new_start_forgets_the_kept_answers(tmp_path: Any, caplog: pytest.LogC
 def test_a_database_in_memory_keeps_nothing(tmp_path: Any) -> None:
     app = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "test"})
     assert layer(app).answers is None
+
+
+def test_phones_asking_in_the_same_instant_wait_for_one_render(two: tuple[Flask, Flask, dict[str, Any]],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pushed change makes every phone of the table ask at once: the first renders, the others (in this process
+    or another) wait for it and get what it kept."""
+    import threading
+    import time
+
+    from companion.web.pages import series as series_page
+
+    first, second, made = two
+    url = f"/series/{made['id']}"
+    phones = [phone(app, url) for app in (first, second, first, second)]
+    save(first.test_client(), made, 1)
+    renders, slow = [], series_page.render_series
+
+    def render_slowly(*args: Any, **kwargs: Any) -> Any:
+        renders.append(1)
+        time.sleep(0.3)  # long enough for every phone to arrive while the first renders
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(series_page, "render_series", render_slowly)
+    got: list[tuple[int, bytes]] = []
+
+    def ask(client: FlaskClient, held: str) -> None:
+        response = client.get(url, headers={**HX, "If-None-Match": held})
+        got.append((response.status_code, response.get_data()))
+
+    threads = [threading.Thread(target=ask, args=held) for held in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(renders) == 1 and len(got) == 4 and {status for status, _ in got} == {200}
+    assert len({body for _, body in got}) == 1
+    assert layer(first).replayed + layer(second).replayed == 3

@@ -131,6 +131,25 @@ def configure(app: Flask, host: str, url: str, loopback: bool) -> None:
         app.config["SERVED_HOSTS"] = trusted_hosts(host, urlsplit(url).hostname or host, app.config.get("PUBLIC_URL"))
 
 
+def events_port(host: str, port: int, wanted: int | None) -> int | None:
+    """The port of the events server (`servers.events`): `wanted`, or the next port; None when 0 was asked
+    for, or when that port is taken (TCP on `host`, UDP on loopback): the phones then poll."""
+    chosen = port + 1 if wanted is None else wanted
+    if not chosen or chosen > 65535:
+        return None
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as tcp, \
+                socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            tcp.bind((host.strip("[]"), chosen))
+            udp.bind(("127.0.0.1", chosen))
+    except OSError:
+        print(f"Port {chosen} is taken: phones will poll for changes instead of hearing them at once.",
+              file=sys.stderr)
+        return None
+    return chosen
+
+
 def raise_file_limit() -> int:
     """Allow as many open connections as the system lets this process have; returns the limit."""
     try:

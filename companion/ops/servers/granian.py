@@ -79,6 +79,11 @@ def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) ->
     options = granian_options(app, host, port, threads, workers)
     multiprocessing.set_start_method("fork", force=True)  # the workers inherit the built app, never rebuild it
     parent = os.getpid()
+    if app.config.get("EVENTS_PORT"):  # changes pushed to the phones (`servers.events`), in a process of its own
+        from companion.ops.servers.events import run_events
+
+        multiprocessing.Process(target=run_events, args=(host, int(app.config["EVENTS_PORT"]), parent),
+                                name="companion-events", daemon=True).start()
     served = wsgi_for_granian(app, threads)
 
     def load(_target: str) -> Any:  # runs in each worker, after the fork

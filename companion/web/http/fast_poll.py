@@ -136,12 +136,21 @@ class FastPoll:
         if slot is None or self.answers is None:
             return self.inner(environ, start_response)
         kept = self.answers.get(slot, validator.etag)
-        if kept is not None:
-            status, headers, body = kept
-            start_response(status, headers)
-            security.log_answer(req, int(status.split(" ", 1)[0]), started)
-            self.replayed += 1
-            return [body]
+        if kept is None:
+            with self.answers.making(slot):  # the table's other phones, asking in the same instant, wait for it
+                kept = self.answers.get(slot, validator.etag)
+                if kept is None:
+                    return self.keep(slot, validator, environ, start_response)
+        status, headers, body = kept
+        start_response(status, headers)
+        security.log_answer(req, int(status.split(" ", 1)[0]), started)
+        self.replayed += 1
+        return [body]
+
+    def keep(self, slot: Hashable, validator: Validator, environ: WSGIEnvironment,
+             start_response: StartResponse) -> Iterable[bytes]:
+        """Flask's answer, kept in `slot` for the next phones when it may be shared."""
+        assert self.answers is not None
         made: list[Any] = []
 
         def keeping(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

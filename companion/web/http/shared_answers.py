@@ -10,6 +10,10 @@ with the full ETag inside. A later request of the same slot holding an older ETa
 from any process; a newer version in the slot makes the old one a miss, and the next render replaces it.
 So the files stay one per series and language, and nothing needs removing.
 
+One render per slot at a time (`making`): when a change is pushed, every phone of the table asks in the same
+instant; the first takes the slot's lock (a file lock, so across processes) and renders, the others wait for
+it and are answered with what it kept.
+
 A file is written whole under a temporary name and renamed into place: a reader finds a finished answer
 or none. The folder is emptied when the app is built (before the server's processes fork), so a
 restored database or a new build of the templates never meets answers of the old ones. An app whose
@@ -24,7 +28,7 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 
 from flask import Flask
@@ -37,8 +41,9 @@ Answer = tuple[str, list[tuple[str, str]], bytes]  # status line, headers, body
 class SharedAnswers:
     """Answers by slot, as files of one folder; `kept` counts the answers this process wrote (tests)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, locks: Path | None = None) -> None:
         self.folder = folder
+        self.locks = locks or folder.with_name(f"{folder.name}-locks")
         self.kept = 0
 
     def path(self, slot: Hashable) -> Path:
@@ -59,6 +64,25 @@ class SharedAnswers:
         if kept_etag != etag:
             return None
         return status, [(str(k), str(v)) for k, v in headers], body
+
+    @contextlib.contextmanager
+    def making(self, slot: Hashable) -> Iterator[None]:
+        """Hold the slot while its answer is made: another request of the slot (any process) waits here."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: each request renders its own
+            yield
+            return
+        try:
+            lock = open(self.locks / self.path(slot).name, "wb")  # noqa: SIM115  # closed below, after the unlock
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+        finally:
+            lock.close()  # closing the file releases the lock
 
     def put(self, slot: Hashable, etag: str, answer: Answer) -> None:
         """Keep `answer` in `slot`; a folder that cannot be written (disk full, removed) only means later renders."""
@@ -89,6 +113,8 @@ def init_app(app: Flask) -> SharedAnswers | None:
         return None
     folder = shared_folder(app) / "answer-cache"
     shutil.rmtree(folder, ignore_errors=True)
+    answers = SharedAnswers(folder)
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
-    return SharedAnswers(folder)
+        answers.locks.mkdir(exist_ok=True)
+    return answers

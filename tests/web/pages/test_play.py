@@ -314,7 +314,7 @@ def test_view_page_is_a_conditional_get_with_one_url_two_answers(client: FlaskCl
     fragment = viewer.get(f"/series/{series_id}", headers={"HX-Request": "true"})
     body = fragment.get_data(as_text=True)
     assert "<html" not in body and body.lstrip().startswith('<section id="live"')
-    assert 'hx-trigger="every 4s' in body
+    assert 'hx-trigger="live"' in body and "data-events" not in body  # no events server: the page polls
     etag = fragment.headers["ETag"]
     assert etag != page.headers["ETag"]
     again = viewer.get(f"/series/{series_id}", headers={"HX-Request": "true", "If-None-Match": etag})

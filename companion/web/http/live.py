@@ -1,0 +1,74 @@
+"""The app's side of pushed changes (`ops/servers/events.py`): saying what changed, and telling the pages where
+to listen.
+
+- After a write to a series is stored (a non-GET request under `<series_id>` answered below 400, other
+  than the previews that store nothing), the series id goes to the events server in one datagram.
+- A page that follows a series (the standings, the round page's draft, a seat) carries the URL of its
+  stream (`events_url`); static/app.js's `Live` listens there and keeps the old polling as a slow safety net,
+  or at its old pace while no stream is open.
+- The stream is on another port of the same host (EVENTS_PORT, set by `companion serve` under granian),
+  so the page's Content-Security-Policy lets it connect there. Behind a reverse proxy the phones cannot
+  reach that port: EVENTS_URL (the stream's public base, routed by the proxy) turns it on there; without
+  it the pages poll as before.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, request
+
+from companion.ops import security
+from companion.ops.servers.events import notify
+
+STORES_NOTHING = frozenset({"play.round_preview"})  # a POST under a series that only answers (the live preview)
+
+
+def events_base(app: Flask) -> str | None:
+    """Where the phones reach the events server, without the series id (None: no push): EVENTS_URL, or
+    ":<port>/events", which the page completes with its own scheme and host (static/app.js, Live), so that
+    a fragment kept for every phone (`shared_answers`) names no host."""
+    configured = app.config.get("EVENTS_URL")
+    if configured:
+        return str(configured).rstrip("/")
+    port = app.config.get("EVENTS_PORT")
+    if not port or app.config.get("PROXY_FIX"):
+        return None
+    return f":{int(port)}/events"
+
+
+def events_url(series_id: str) -> str | None:
+    """The stream a page of `series_id` listens to (a template global)."""
+    base = events_base(current_app)
+    return f"{base}/{series_id}" if base else None
+
+
+def events_origin(base: str) -> str | None:
+    """The origin the page's Content-Security-Policy must let it connect to for `base` (None: its own)."""
+    if base.startswith(":"):
+        host = urlsplit(f"//{request.host}").hostname or ""
+        host = f"[{host}]" if ":" in host else host  # an IPv6 address
+        return f"{request.scheme}://{host}{base.split('/', 1)[0]}"
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+
+
+def after_write(response: Response) -> Response:
+    """Tell the events server that the series of a stored write changed; let the page connect to it."""
+    app = current_app
+    port = app.config.get("EVENTS_PORT")
+    series_id = (request.view_args or {}).get("series_id")
+    if (port and series_id and request.method in security.UNSAFE_METHODS and response.status_code < 400
+            and request.endpoint not in STORES_NOTHING):
+        notify(int(port), str(series_id))
+    base = events_base(app)
+    origin = events_origin(base) if base and response.mimetype == "text/html" else None
+    if origin:
+        response.headers["Content-Security-Policy"] = security.CSP.replace(
+            "connect-src 'self'", f"connect-src 'self' {origin}")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(after_write)
+    app.jinja_env.globals["events_url"] = events_url

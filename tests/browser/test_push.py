@@ -1,0 +1,121 @@
+"""Issues 22 and 24: changes pushed to the phones. With the events server beside the app (as `companion serve`
+runs it), a phone following the standings or the round being entered shows a change within a second, though
+its polls are then 30 s apart; with the events server gone, the phones go back to polling by themselves."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from companion import create_app
+from tests.browser.conftest import free_port
+from tests.browser.test_scorekeeper import start_series
+from tests.browser.test_seats import card
+
+ROOT = Path(__file__).resolve().parents[2]
+PUSHED = "html[data-pushed=open]"
+
+
+@pytest.fixture(scope="module")
+def events_port() -> int:
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def pushed_url(tmp_path_factory: pytest.TempPathFactory, events_port: int) -> Iterator[str]:
+    """The app as `companion serve` configures it for an events server on `events_port`."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    tmp = tmp_path_factory.mktemp("push")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp / "push.sqlite3"), "SECRET_KEY": "push",
+                      "EVENTS_PORT": events_port})
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def events_server(events_port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The events server, in a process of its own as under `companion serve`."""
+    process = subprocess.Popen([sys.executable, "-c", "from companion.ops.servers.events import run_events; "
+                                f"run_events('127.0.0.1', {events_port})"], cwd=ROOT)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", events_port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield process
+    process.terminate()
+    process.wait(10)
+
+
+def save_round(page: Any, base: str, series_id: str, token: str, body: dict[str, Any]) -> None:
+    answer = page.request.post(f"{base}/api/v1/series/{series_id}/rounds", data=body,
+                               headers={"Authorization": f"Bearer {token}"})
+    assert answer.status == 201, answer.text()
+
+
+def series_with_token(page: Any, base: str, names: list[str]) -> tuple[str, str]:
+    made = page.request.post(f"{base}/api/v1/series", data={"players": names, "starter": names[0]})
+    assert made.status == 201
+    return made.json()["id"], made.json()["edit_token"]
+
+
+def test_a_saved_round_reaches_a_following_phone_at_once(new_page: Any, pushed_url: str,
+                                                         events_server: Any) -> None:
+    viewer = new_page()
+    series_id, token = series_with_token(viewer, pushed_url, ["Аня", "Борис"])
+    viewer.goto(f"{pushed_url}/series/{series_id}")
+    expect(viewer.locator(PUSHED)).to_have_count(1)  # the stream is open: the standings poll every 30 s from now
+    total = viewer.locator("#live .player", has_text="Борис").locator(".total")
+    expect(total).to_have_text("0")
+    started = time.monotonic()
+    save_round(viewer, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
+                                                      "typed_points": {"Борис": 17}})
+    expect(total).to_have_text("17", timeout=1500)
+    print(f"\npushed: the round on the viewer's phone {time.monotonic() - started:.2f} s after the save")
+
+
+def test_a_hand_sent_from_a_seat_reaches_the_round_page_at_once(new_page: Any, pushed_url: str,
+                                                                events_server: Any) -> None:
+    editor, seat = new_page(), new_page()
+    series_id = start_series(editor, pushed_url, ["Аня", "Борис", "Вера"])
+    boris = editor.locator("#seats details", has_text="Борис").locator("a").get_attribute("href")
+    editor.goto(f"{pushed_url}/series/{series_id}/round")
+    expect(editor.locator(PUSHED)).to_have_count(1)
+    expect(editor.locator("#draft-live[data-ready]")).to_have_count(1)
+    seat.goto(boris)
+    expect(seat.locator(PUSHED)).to_have_count(1)  # both streams open: without a push the next ask is 30 s away
+    card(seat, "туз пик").click()
+    started = time.monotonic()
+    seat.get_by_role("button", name="Отправить").click()
+    expect(editor.locator("#round-form input[name='hand-1'][value=AS]:checked")).to_have_count(1, timeout=1500)
+    print(f"\npushed: the seat's hand on the round page {time.monotonic() - started:.2f} s after «Send»")
+
+
+@pytest.mark.slow  # waits for the 4 s poll
+def test_with_the_events_server_gone_the_phones_poll_again(new_page: Any, pushed_url: str,
+                                                           events_server: Any) -> None:
+    viewer = new_page()
+    series_id, token = series_with_token(viewer, pushed_url, ["Аня", "Борис"])
+    viewer.goto(f"{pushed_url}/series/{series_id}")
+    expect(viewer.locator(PUSHED)).to_have_count(1)
+    events_server.terminate()
+    events_server.wait(10)
+    expect(viewer.locator(PUSHED)).to_have_count(0)  # the stream broke: back to the 4 s poll
+    save_round(viewer, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
+                                                      "typed_points": {"Борис": 5}})
+    expect(viewer.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("5", timeout=6000)

@@ -1,0 +1,237 @@
+"""Issues 22 and 24: the events server that pushes "changed" to the phones (`ops/servers/events.py`), driven as
+ASGI in-process, then as `companion serve` starts it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.ops import servers
+from companion.ops.servers import events
+from companion.ops.servers.events import EventsApp, Hub
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Phone:
+    """An ASGI conversation: what the app sent, and a disconnect to send when the test says so."""
+
+    def __init__(self) -> None:
+        self.sent: list[MutableMapping[str, Any]] = []
+        self.gone = asyncio.Event()
+        self.asked = False
+
+    async def receive(self) -> MutableMapping[str, Any]:
+        if not self.asked:
+            self.asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: MutableMapping[str, Any]) -> None:
+        self.sent.append(message)
+
+    @property
+    def status(self) -> int:
+        return int(self.sent[0]["status"])
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(m.get("body", b"") for m in self.sent[1:])
+
+
+def scope(path: str, method: str = "GET") -> dict[str, Any]:
+    return {"type": "http", "method": method, "path": path, "headers": []}
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_a_stream_hears_each_change_of_its_series_only_and_is_forgotten_when_the_phone_goes() -> None:
+    async def run() -> None:
+        app = EventsApp(0)
+        phone, other = Phone(), Phone()
+        tasks = [asyncio.ensure_future(app(scope("/events/abc"), phone.receive, phone.send)),
+                 asyncio.ensure_future(app(scope("/events/xyz"), other.receive, other.send))]
+        await settle()
+        assert phone.status == 200 and dict(phone.sent[0]["headers"])[b"content-type"].startswith(b"text/event-stream")
+        assert phone.body == b"retry: 2000\n\n" and app.hub.count == 2
+        app.hub.changed("abc")
+        await settle()
+        app.hub.changed("abc")
+        await settle()
+        assert phone.body.count(b"data: changed\n\n") == 2 and b"data:" not in other.body
+        phone.gone.set()
+        other.gone.set()
+        await asyncio.gather(*tasks)
+        assert app.hub.count == 0 and app.hub.followers == {}
+
+    asyncio.run(run())
+
+
+def test_a_quiet_stream_gets_a_comment_to_keep_it_open() -> None:
+    async def run() -> None:
+        app = EventsApp(0, ping=0.01)
+        phone = Phone()
+        task = asyncio.ensure_future(app(scope("/events/abc"), phone.receive, phone.send))
+        await asyncio.sleep(0.05)
+        phone.gone.set()
+        await task
+        assert b": ping\n\n" in phone.body and b"data:" not in phone.body
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(("path", "method"), [("/events/", "GET"), ("/events/a/b", "GET"), ("/", "GET"),
+                                              ("/events/abc", "POST"), ("/events/" + "a" * 65, "GET"),
+                                              ("/events/ab%20c", "GET")])
+def test_anything_but_a_stream_of_a_series_id_is_404_with_how_to_ask(path: str, method: str) -> None:
+    async def run() -> Phone:
+        phone = Phone()
+        await EventsApp(0)(scope(path, method), phone.receive, phone.send)
+        return phone
+
+    phone = asyncio.run(run())
+    assert phone.status == 404 and b"GET /events/<series id>" in phone.body
+
+
+def test_past_the_followers_limit_a_phone_is_told_to_poll(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(events, "FOLLOWERS_LIMIT", 1)
+
+    async def run() -> tuple[Phone, Phone]:
+        app = EventsApp(0)
+        first, second = Phone(), Phone()
+        task = asyncio.ensure_future(app(scope("/events/abc"), first.receive, first.send))
+        await settle()
+        await app(scope("/events/abc"), second.receive, second.send)
+        first.gone.set()
+        await task
+        return first, second
+
+    first, second = asyncio.run(run())
+    assert first.status == 200 and second.status == 503 and b"polls" in second.body
+
+
+def test_the_app_names_a_changed_series_in_a_datagram_and_its_streams_hear_it() -> None:
+    port = free_port()
+
+    async def run() -> Phone:
+        app = EventsApp(port)
+        startup: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+        sent: list[str] = []
+        for message in ({"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}):
+            startup.put_nowait(message)
+
+        async def life_send(message: MutableMapping[str, Any]) -> None:
+            sent.append(message["type"])
+            if message["type"] == "lifespan.startup.complete":
+                await asyncio.sleep(10)  # hold the shutdown back until the test is done
+
+        life = asyncio.ensure_future(app({"type": "lifespan"}, startup.get, life_send))
+        await asyncio.sleep(0.05)
+        phone = Phone()
+        task = asyncio.ensure_future(app(scope("/events/abc"), phone.receive, phone.send))
+        await settle()
+        events.notify(port, "abc")
+        events.notify(port, "not a series id!")
+        for _ in range(100):
+            if b"data: changed" in phone.body:
+                break
+            await asyncio.sleep(0.01)
+        phone.gone.set()
+        await task
+        life.cancel()
+        return phone
+
+    assert asyncio.run(run()).body.count(b"data: changed") == 1
+
+
+def test_hub_wakes_every_follower_of_a_series() -> None:
+    async def run() -> None:
+        hub = Hub()
+        a, b = hub.follow("s"), hub.follow("s")
+        hub.changed("s")
+        hub.changed("t")  # nobody follows it: nothing happens
+        assert a.is_set() and b.is_set()
+        hub.leave("s", a)
+        hub.leave("s", a)  # twice: counted once
+        assert hub.count == 1
+
+    asyncio.run(run())
+
+
+def test_the_events_port_is_the_next_one_unless_asked_otherwise_or_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    port = free_port()
+    assert servers.events_port("127.0.0.1", 8101, 0) is None
+    assert servers.events_port("127.0.0.1", 65535, None) is None
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as taken:
+        taken.bind(("127.0.0.1", port))
+        assert servers.events_port("127.0.0.1", 8101, port) is None
+    assert "poll" in capsys.readouterr().err
+    assert servers.events_port("127.0.0.1", 8101, port) == port
+
+
+def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tmp_path: Path) -> None:
+    port = free_port()
+    events_port = free_port()
+    (tmp_path / "config.py").write_text("RATELIMIT_ENABLED = False\n")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "companion.ops.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--workers", "2", "--events-port", str(events_port)],
+        cwd=ROOT, env={"COMPANION_INSTANCE": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{base}/api/v1/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        created = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/v1/series", data=json.dumps({"players": ["Аня", "Борис"]}).encode(),
+            headers={"Content-Type": "application/json"})).read())
+        page = urllib.request.urlopen(f"{base}/series/{created['id']}")
+        assert f'data-events=":{events_port}/events/{created["id"]}"' in page.read().decode()
+        assert f"connect-src 'self' http://127.0.0.1:{events_port};" in page.headers["Content-Security-Policy"]
+        stream = socket.create_connection(("127.0.0.1", events_port), timeout=5)
+        for _ in range(50):  # the events server may still be starting
+            try:
+                stream.sendall(f"GET /events/{created['id']} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                head = stream.recv(4096)
+                break
+            except OSError:
+                time.sleep(0.1)
+                stream = socket.create_connection(("127.0.0.1", events_port), timeout=5)
+        assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head
+        body = json.dumps({"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": 3}}).encode()
+        started = time.monotonic()
+        urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/v1/series/{created['id']}/rounds", data=body,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}"}))
+        heard = b""
+        while b"data: changed" not in heard:
+            heard += stream.recv(4096)
+        assert time.monotonic() - started < 2
+        stream.close()
+    finally:
+        server.terminate()
+        server.wait(15)
