@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from companion.ops import servers
@@ -78,3 +80,26 @@ def test_granian_is_the_default_on_linux_and_waitress_elsewhere(monkeypatch):
     monkeypatch.setattr(servers.sys, "platform", "win32")
     assert servers.default_server() == "waitress"
     assert not servers.granian_available()
+
+
+def test_the_request_log_writes_to_stderr_as_it_is_when_a_line_is_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A runner that swaps stderr (pytest does, per test) and closes the old one: no "I/O operation on closed
+    file" from a request answered later."""
+    import io
+    import logging
+
+    from companion.ops.servers import StderrHandler
+
+    log = logging.getLogger("test.stderr.handler")
+    log.propagate, handler = False, StderrHandler()
+    log.addHandler(handler)
+    try:
+        first, second = io.StringIO(), io.StringIO()
+        monkeypatch.setattr(sys, "stderr", first)
+        log.warning("one")
+        first.close()
+        monkeypatch.setattr(sys, "stderr", second)
+        log.warning("two")
+        assert second.getvalue() == "two\n"
+    finally:
+        log.removeHandler(handler)

@@ -26,6 +26,7 @@ import logging
 import os
 import socket
 import sys
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask
@@ -105,13 +106,26 @@ def trusted_hosts(host: str, shown: str, public_url: str | None = None) -> list[
     return unique
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stream handler writing to whatever sys.stderr is when a line is written, not when it was made
+    (a process that swaps stderr, as a test runner does, never leaves it writing to a closed stream)."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def request_log(app: Flask) -> None:
     """One line per request on stderr (the `companion.requests` logger; REQUEST_LOG = False turns it off)."""
     if not app.config.get("REQUEST_LOG", True):
         return
     log = logging.getLogger("companion.requests")
     if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = StderrHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
