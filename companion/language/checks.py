@@ -21,7 +21,7 @@ from companion.language.settle import (
     plural_question,
     size_question,
 )
-from companion.language.spoken_words import HESITATIONS, Tok
+from companion.language.spoken_words import HESITATIONS, Tok, past_hesitations
 
 _GOVERN_GENITIVE = frozenset({"кроме", "без", "из", "от", "до", "у", "нет", "с", "со"})  # «кроме дамы»: one queen
 _INSTRUMENTAL = ("ой", "ом", "ем", "ём", "ею", "ою")  # «семёркой», «тузом», «королём»
@@ -55,10 +55,14 @@ class Checks(Counts):
         with no «вышел» anywhere, is «Глеб вышел на тузе червей» in a hurry (never after «у»: «у Глеба на руке»)."""
         if self.result.winner is not None or self.win_pending or self.listed or self.current is None or k < 2:
             return
-        na, name = self.toks[k - 1], self.toks[k - 2]
+        at = past_hesitations(self.toks, k - 1, -1)  # «Ксения на, так, короле червей»
+        name_at = past_hesitations(self.toks, at - 1, -1)
+        if name_at < 0:
+            return
+        na, name = self.toks[at], self.toks[name_at]
         if fold(na.text) != "на" or name.kind != "player" or name.player != self.current or self.groups:
             return
-        if k > 2 and fold(self.toks[k - 3].text) == "у" or not fold(tok.text).endswith("е"):
+        if name_at > 0 and fold(self.toks[name_at - 1].text) == "у" or not fold(tok.text).endswith("е"):
             return
         if any(t.kind in ("win", "play", "draw") for t in self.toks):
             return

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, FORGETTING, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -24,10 +24,9 @@ ONLY = frozenset({"только", "лишь", "only"})
 _MORE = frozenset({"и", "ещё", "еще", "тоже", "также", "плюс", "and", "also", "plus"})  # a card said again is another
 _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани король, ой, наоборот»: hands swapped, which? asked
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
-_FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
-_WHICH = frozenset({"какая", "какой", "какую", "масти", "масть"})  # «не помню какая», «… какой масти»: the suit
+_WHICH = frozenset({"какая", "какой", "какую", "какие", "каких", "масти", "масть"})  # «не помню какая»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
-_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э"})  # «а вторая»
+_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э", "я"})  # «а вторая»
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -202,10 +201,10 @@ class Corrections:
         that hand is not sure either."""
         said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
         guessing = said == ["то", "ли"]
-        if self.current is None or any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]):
-            return  # nobody's hand yet; «пик или треф, не помню»: only the suit
-        if self.suit_forgotten(j, said):
-            return
+        if any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]) or self.suit_forgotten(j, said):
+            return  # «пик или треф, не помню»: only the suit
+        if self.current is None:
+            return  # nobody's hand yet
         self.doubts.append(f"{self.toks[j - 1].text} {self.toks[j].text}")
         self.unclear.append(self.current)  # «у Дениса король, не помню, у Вики …»: and the rest of his hand?
         if not said or (said[0] not in _WHAT and not guessing):
@@ -223,8 +222,8 @@ class Corrections:
         last = self.last
         if not said or said[0] not in _WHICH or last is None or last.dropped or None not in last.suits:
             return False
-        if (last.owner, last.stranger) != (self.current, self.stranger) or last.said_at < 0:
-            return False
+        if (last.owner, last.stranger) != (self.current, self.stranger) and not last.finishing or last.said_at < 0:
+            return False  # «на даме, не помню какой»: the finishing card's suit as well
         between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
         if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
             return False
@@ -281,7 +280,7 @@ class Corrections:
     def on_skipped(self, tok: Tok, k: int) -> None:
         """«ой, и ещё туз»: «и» right after a correction word adds, so nothing is taken back. «валет и десятка,
         нет, только дама»: «только» after a correction takes back every card of that hand said since the name."""
-        if fold(tok.text) in _FORGOT:  # «у Дениса забыла что»: as «не помню что»
+        if fold(tok.text) in FORGOT:  # «у Дениса забыла что»: as «не помню что»
             self.forgotten(k)
             return
         before = self.before(k)

@@ -2,7 +2,8 @@
 
 `tokens` reads each word alone (`spoken_words.classify`), then by its place: the one
 who dictates («у меня», «я вышла») is somebody to ask about; a card played «последней картой» is the card
-the player went out on; a word where only a name
+the player went out on, and so is the one card said «последней» in a text with no word of going out; a word where
+only a name
 can stand («у Пети», «Фая вышла») is a player's pet name by its root or a name of
 nobody; a dictionary word one letter off a suit right after a rank is that suit («на
 девятке пек»); a lower-case «в», «к» among cards is a rank letter.
@@ -16,11 +17,20 @@ from companion.core.cards import SUIT_SYMBOLS, Rank, fold, read_notation
 from companion.language.morphology import Morphology
 from companion.language.points import said_points
 from companion.language.restated import nothing_held, summed_up
-from companion.language.said_back import pronouns, recalled, same_hand
+from companion.language.said_back import (
+    asked_first,
+    asked_player,
+    pronouns,
+    recalled,
+    remembered,
+    same_hand,
+)
 from companion.language.speaker import speaker_by_place
 from companion.language.spoken_words import (
+    CARD_NOUNS,
     CORRECTION_PHRASES,
     HESITATIONS,
+    HOLDING,
     RANK_LETTERS_ALL,
     TOKENS,
     Names,
@@ -32,7 +42,8 @@ from companion.language.spoken_words import (
     player_token,
     suit_word_typo,
 )
-from companion.language.suits import colours
+from companion.language.suits import colours, suit_first
+from companion.language.vague import either, vague
 
 
 def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
@@ -58,34 +69,15 @@ def tokens(text: str, names: Names, morphology: Morphology) -> list[Tok]:
             out.append(symbol_token(kind, value))
         i += 1
     out = _without_remarks(out)
-    out = _covers_by_place(_plays_by_place(_preamble_by_place(speaker_by_place(_points_by_place(out), morphology),
-                                                              morphology)))
-    out = colours(_reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology)))))
-    out = pronouns(same_hand(recalled(out)), names)
-    return _vague_by_place(_asked_back(_either(summed_up(nothing_held(out)))))
+    out = _preamble_by_place(speaker_by_place(_points_by_place(out), morphology), morphology)
+    out = _covers_by_place(_last_by_place(_plays_by_place(out)))
+    out = _reasons_by_place(_letters_by_place(_suits_by_place(_names_by_place(out, names, morphology))))
+    out = suit_first(colours(out))
+    out = pronouns(same_hand(recalled(remembered(asked_first(asked_player(out))))), names)
+    return vague(_asked_back(either(summed_up(nothing_held(out)))))
 
 
-_SOME = frozenset({"что", "чего", "какой", "какая", "какую", "какие", "каких", "кое", "какое"})
-_SOME_TAIL = frozenset({"то", "нибудь", "либо"})
-_HEDGES = frozenset({"вроде"})  # «у Вики вроде король»: not sure of the card (but «вроде всё» ends the round)
 _CARD_WORDS = frozenset({"rank", "card", "count", "number", "suit-before"})
-
-
-def _vague_by_place(toks: list[Tok]) -> list[Tok]:
-    """«и ещё что-то», «какая-то карта»: a card not named, so the hand is not known; «вроде король», «вроде бы туз»:
-    the card is not sure. Either is a hedge: that hand is asked, not given (dictation._Reader.on_hedge)."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        low = fold(tok.text)
-        nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if low in _SOME and nxt is not None and fold(nxt.text) in _SOME_TAIL:
-            out[k] = Tok("hedge", tok.text)
-            out[k + 1] = Tok("filler", nxt.text)
-        elif low in _HEDGES:
-            after = next((t for t in toks[k + 1 :] if fold(t.text) not in ("бы", "как")), None)
-            if after is not None and after.kind in _CARD_WORDS:
-                out[k] = Tok("hedge", tok.text)
-    return out
 
 
 _RESTART = frozenset({"заново", "сызнова"})  # «давай заново»: what was said before is void
@@ -181,6 +173,43 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
 
 
 _CARD_KINDS = ("rank", "card", "suit-after", "suit-before", "suit-letter")
+# «последней у Таи была …», «последним, у неё, был …», «последней картой …» (not «последний кон: у Ани …»)
+_TO_LAST = CARD_NOUNS | HOLDING | HESITATIONS | {"у", "неё", "нее", "него", "ее", "её", "его", "на", "руках", "руке"}
+
+
+def _last_by_place(toks: list[Tok]) -> list[Tok]:
+    """«последней у Таи была дама пик», «у Василисы последней была девятка крестей», «Кира пустая, последним у неё
+    был король червей», «у Веры дама пик последняя»: in a text with no word of going out or playing, one card said
+    «последней», «последним» in a player's clause is the card that player went out on, as «…, вышла» after it would
+    say: a win is read right after that card (`dictation._Reader.on_win`, `Checks.said_last`). More cards said so,
+    a count, or no name before the card: not read (asked)."""
+    lasts = [k for k, t in enumerate(toks) if t.kind == "filler" and fold(t.text).startswith(_LAST)]
+    if len(lasts) != 1 or any(t.kind in ("win", "play") for t in toks):
+        return toks
+    k = lasts[0]
+    at = past_hesitations(toks, k - 1, -1)  # «у Веры дама пик последняя»: the card before
+    while at >= 0 and toks[at].kind in _CARD_KINDS[2:]:
+        at -= 1
+    said = past_hesitations(toks, k - 1, -1)  # «взял последнюю карту из колоды»: not the card gone out on
+    if (at < 0 or toks[at].kind not in ("rank", "card")) and (said < 0 or toks[said].kind in ("player", "filler")):
+        at = k + 1  # «последней у Таи была дама пик»: the card after
+        while at < len(toks) and at - k <= 7 and (toks[at].kind in ("player", "pause")
+                                                   or fold(toks[at].text) in _TO_LAST):
+            at += 1
+    if not 0 <= at < len(toks) or toks[at].kind not in ("rank", "card") or toks[at].plural:
+        return toks
+    name = at - 1
+    while name >= 0 and toks[name].kind not in ("player", "rank", "card", "count", "number", "end", "ambiguous"):
+        name -= 1
+    end = at + 1
+    while past_hesitations(toks, end) < len(toks) and toks[past_hesitations(toks, end)].kind in _CARD_KINDS[2:]:
+        end = past_hesitations(toks, end) + 1  # «король, вот, червей»
+    more = past_hesitations(toks, end)  # «… дама пик и туз»: more cards; «король червей, с тузом остался Лёва»: not
+    more = past_hesitations(toks, more + 1) if more < len(toks) and toks[more].kind == "and" else more
+    if name < 0 or toks[name].kind != "player" or (more < len(toks) and toks[more].kind in _CARD_WORDS):
+        return toks
+    end = max(end, k + 1)  # «дама пик последняя»: after the word
+    return [*toks[:end], Tok("win", toks[k].text, played=True), *toks[end:]]
 
 
 def _after_card(toks: list[Tok], start: int) -> list[Tok]:
@@ -232,16 +261,6 @@ def _names_by_place(toks: list[Tok], names: Names, morphology: Morphology) -> li
         if after_u or before_win:
             players = names.by_root(tok.text)
             out[k] = player_token(tok.text, players) if players else Tok("stranger", tok.text)
-    return out
-
-
-def _either(toks: list[Tok]) -> list[Tok]:
-    """«то ли валет, то ли дама», «дама то ли пик, то ли треф»: not sure of the card, a hedge (that hand asked)."""
-    out, first = list(toks), True
-    for k in range(len(toks) - 1):
-        if fold(toks[k].text) == "то" and fold(toks[k + 1].text) == "ли":
-            out[k], out[k + 1] = Tok("hedge" if first else "filler", toks[k].text), Tok("filler", toks[k + 1].text)
-            first = not first
     return out
 
 
@@ -309,7 +328,7 @@ _BEFORE_NOUN = frozenset({"в", "к"})  # rank letters (валет, король
 # «в итоге», «к тому же»: what the preposition governs
 _GOVERNED_SUIT = ("ах", "ях", "ам", "ям")  # «в червях», «к пикам»
 _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "смысле", "принципе", "руке", "руках", "руку", "руки",
-                       "подарок", "тому"])
+                       "подарок", "тому", "колоду", "колоде", "прикуп", "прикупе"])
 
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:

@@ -18,7 +18,7 @@ from companion.core.cards import Card, Suit, fold
 from companion.core.rules import Options
 from companion.core.scoring import score_hand
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import CARD_NOUNS, Tok
+from companion.language.spoken_words import CARD_NOUNS, Tok, past_hesitations
 
 _UNITS = {"один": 1, "одно": 1, "одна": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6,
           "семь": 7, "восемь": 8, "девять": 9}
@@ -43,8 +43,9 @@ def _number_at(toks: list[Tok], k: int) -> tuple[int, int, bool]:
     if word in _TEENS:
         return _TEENS[word], 1, True
     if word in _TENS:
-        nxt = fold(toks[k + 1].text) if k + 1 < len(toks) else ""
-        return (_TENS[word] + _UNITS[nxt], 2, True) if nxt in _UNITS else (_TENS[word], 1, True)
+        at = past_hesitations(toks, k + 1)  # «двадцать, э, одно»
+        nxt = fold(toks[at].text) if at < len(toks) else ""
+        return (_TENS[word] + _UNITS[nxt], at + 1 - k, True) if nxt in _UNITS else (_TENS[word], 1, True)
     if word in _UNITS:
         return _UNITS[word], 1, False
     return 0, 0, False
@@ -57,13 +58,14 @@ def said_points(toks: list[Tok]) -> list[Tok]:
     k = 0
     while k < len(toks):
         value, n, above_ten = _number_at(toks, k) if toks[k].kind != "filler" else (0, 0, False)
-        after = fold(toks[k + n].text) if n and k + n < len(toks) else ""
+        noun = past_hesitations(toks, k + n) if n else k  # «15, ага, очков»
+        after = fold(toks[noun].text) if n and noun < len(toks) else ""
         if n and after in _PEOPLE:
-            out[k : k + n + 1] = [Tok("filler", t.text) for t in toks[k : k + n + 1]]
-            k += n + 1
+            out[k : noun + 1] = [Tok("filler", t.text) for t in toks[k : noun + 1]]
+            k = noun + 1
             continue
         if n and (after in _POINT_NOUNS or (above_ten and (after not in CARD_NOUNS or value == 0))):
-            words = [t.text for t in toks[k : k + n + (after in _POINT_NOUNS or after in CARD_NOUNS)]]
+            words = [t.text for t in toks[k : noun + 1 if after in _POINT_NOUNS or after in CARD_NOUNS else k + n]]
             out[k] = Tok("points", " ".join(words), count=value)
             for j in range(k + 1, k + len(words)):
                 out[j] = Tok("filler", toks[j].text)

@@ -89,6 +89,9 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     while marker > start and (fold(toks[marker - 1].text) in _SUM_UP | TALK | {"в", "она", "он", "они"}
                               or toks[marker - 1].kind == "pause"):
         marker -= 1
+    if past_hesitations(toks, marker - 1, -1) >= start and toks[past_hesitations(toks, marker - 1, -1)].kind in (
+            "correct", "not"):
+        return  # «туз червей, нет, короче, туз бубей»: a hesitation in the correction, not a sum-up
     corrected = any(t.kind in ("correct", "not") or fold(t.text) in TALK for t in toks[start:run])
     again, before = _ranks(toks[run:end]), _ranks(toks[start:marker])
     confirmed = fold(toks[run - 1].text) in _SUM_UP  # «ну», «значит» right before the cards: the scribe sums up

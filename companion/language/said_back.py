@@ -2,14 +2,16 @@
 
 «у Кузи король и девятка, у Харитона то же самое»: a hand said as the hand before it; «у Гаврика не помню, а нет,
 помню: туз пик», «на даме, не помню какой, а, да, крестовой»: a «не помню» taken back at once, by remembering; «у
-Феликса туз и у него же валет»: «он», «она» are the player just named, if the word fits them.
+Феликса туз и у него же валет»: «он», «она» are the player just named, if the word fits them; «на даме, а какой
+масти я не видел»: the suit asked about before the forgetting; «и, ой, у Риты ещё туз был»: a card remembered, not a
+correction; «щас спрошу: Вадик, что у тебя? — девятка»: the player asked, the answer is the hand.
 """
 
 from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.restated import TALK
-from companion.language.spoken_words import FORGETTING, Names, Tok, past_hesitations
+from companion.language.spoken_words import FORGETTING, FORGOT, Names, Tok, past_hesitations
 
 _SAME = (("то", "же", "самое"), ("тоже", "самое"), ("то", "же"), ("все", "то", "же"))
 _NAMES = frozenset({"player", "ambiguous", "stranger"})
@@ -96,6 +98,94 @@ def recalled(toks: list[Tok]) -> list[Tok]:
         if j < len(toks) and toks[j].kind in _CARD:
             k = k - 1 if k > 0 and toks[k - 1].kind == "pause" else k  # «на десятке, не знаю какой, …»: no comma
             out[k:j] = [Tok("filler", t.text) for t in toks[k:j]]
+    return out
+
+
+_SUIT_ASKED = frozenset({"какой", "какая", "какую", "какие", "каких", "масти", "масть"})
+_BEFORE_ASKED = frozenset({"rank", "card", "count", "suit-after", "suit-before", "suit-letter"})
+
+
+def asked_first(toks: list[Tok]) -> list[Tok]:
+    """«на даме, а какой масти я не видел», «дама одна, а какая — не помню», «а масть не знаю»: the suit asked about
+    before the forgetting, right after a card, is read as «не помню, какая» said after it (Corrections.suit_forgotten):
+    that card's suit stays open."""
+    out = list(toks)
+    k = 0
+    while k < len(out):
+        end = k
+        while end < len(out) and fold(out[end].text) in _SUIT_ASKED:
+            end += 1
+        at = past_hesitations(out, end)
+        at = past_hesitations(out, at + 1) if at < len(out) and fold(out[at].text) == "я" else at  # «я не видел»
+        verb = past_hesitations(out, at + 1)
+        said = past_hesitations(out, k - 1, -1)
+        said = past_hesitations(out, said - 1, -1) if said >= 0 and fold(out[said].text) == "а" else said
+        if end == k or verb >= len(out) or fold(out[at].text) != "не" or fold(out[verb].text) not in FORGETTING or (
+                said < 0 or out[said].kind not in _BEFORE_ASKED):
+            k += 1
+            continue
+        out[k : verb + 1] = out[end : verb + 1] + out[k:end]
+        k = verb + 1
+    return out
+
+
+_ASK = ("спрош", "спрос", "спраш", "уточн")  # «щас спрошу», «спросим», «уточню у Вадика»
+_YOU = frozenset({"ты", "тебя", "тебе"})
+_QUESTION = frozenset({"что", "какая", "какой", "какие", "какую", "у", "там", "было", "была", "был", "есть",
+                       "осталось"}) | _YOU
+_VAGUE = frozenset({"count", "suit-before", "suit-after", "suit-letter", "filler", "hedge", "unknown", "pause",
+                    "and", "remark", "not"})  # no card named: «одна бубновая какая-то», «не знаю»
+
+
+def asked_player(toks: list[Tok]) -> list[Tok]:
+    """«у Вадика одна бубновая какая-то, щас спрошу: Вадик, что у тебя? — девятка, говорит», «спрошу у Вадика»,
+    «Вадик, что у тебя было?»: the scribe asks the player whose hand is being said; the answer is the hand. What was
+    said of it before the question, if no card was named («одна бубновая какая-то»), and the question carry nothing:
+    they are left out. After a card named («у Вадика туз и ещё какая-то, спрошу …»), the question is not read
+    (asked)."""
+    for k, tok in enumerate(toks):
+        asks = tok.kind == "unknown" and fold(tok.text).startswith(_ASK)
+        name = past_hesitations(toks, k + 1) if asks else k
+        name = past_hesitations(toks, name + 1) if name < len(toks) and fold(toks[name].text) == "у" else name
+        if name >= len(toks) or toks[name].kind != "player":
+            continue
+        end = past_hesitations(toks, name + 1)
+        while end < len(toks) and fold(toks[end].text) in _QUESTION:
+            end = past_hesitations(toks, end + 1)
+        said = next((i for i in range(min(k, name) - 1, -1, -1) if toks[i].kind in _NAMES), None)
+        asked = {fold(t.text) for t in toks[name + 1 : end]}
+        you = bool(asked & _YOU and asked & _WHICH)  # «Вадик, что у тебя?»; not «Айдар, ты где?»
+        if (not asks and not you) or said is None or toks[said].player != toks[name].player or any(
+                t.kind not in _VAGUE for t in toks[said + 1 : min(k, name)]):
+            continue
+        return [*toks[: said + 1], *asked_player(toks[end:])]
+    return toks
+
+
+_OH = frozenset({"ой", "упс", "погоди", "подожди", "стоп"})  # «ой, забыла»: not «нет», «вернее» (corrections)
+_ONE_MORE = frozenset({"ещё", "еще", "тоже", "также"})
+_TO_NAME = frozenset({"и", "а", "у", "же"})
+_TELL = frozenset({"сказать", "сказал", "сказала", "ещё", "еще"})  # «ой, забыла сказать, у Риты …»
+
+
+def remembered(toks: list[Tok]) -> list[Tok]:
+    """«у Олега король и, ой, у Риты ещё туз был», «ой, забыла, у Яши тоже десятка»: «ой», «забыла» before a name
+    and «ещё», «тоже» with a card after it is a card remembered, not the last one taken back nor a hand forgotten:
+    those words carry nothing (with «нет», «вернее» it stays a correction)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        if not (tok.kind == "correct" and fold(tok.text) in _OH or fold(tok.text) in FORGOT):
+            continue
+        name = past_hesitations(toks, k + 1)
+        while name < len(toks) and fold(toks[name].text) in _TO_NAME | FORGOT | _TELL:
+            name = past_hesitations(toks, name + 1)
+        more = past_hesitations(toks, name + 1)
+        more = past_hesitations(toks, more + 1) if more < len(toks) and fold(toks[more].text) == "же" else more
+        card = past_hesitations(toks, more + 1)
+        if (card < len(toks) and toks[name].kind in _NAMES and fold(toks[more].text) in _ONE_MORE
+                and toks[card].kind in _CARD):
+            out[k:name] = [Tok("pause" if fold(t.text) in FORGOT else "filler", t.text) if t.kind != "pause" else t
+                           for t in toks[k:name]]  # «забыла» read as nothing, not as «не помню»
     return out
 
 

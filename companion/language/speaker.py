@@ -27,13 +27,16 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
         if tok.kind == "speaker":
             nxt = toks[k + 1] if k + 1 < len(toks) else None
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
-            scribe = nxt is not None and _scribe_verb(nxt, morphology)
+            after_named = named is not None and k > named[2]  # «это Тихон, диктую я, вышел»: Тихон
+            says = nxt is None or nxt.kind not in ("win", "play", "draw", "rank", "card", "count", "number")
+            prev = toks[k - 1] if k > 0 and fold(tok.text) == "я" and not after_named and says else None  # «пишу я»
+            scribe = any(t is not None and _scribe_verb(t, morphology) for t in (nxt, prev))
             if sorry or scribe or _talks_over(toks, k):
                 out[k] = Tok("filler", tok.text)
             elif named is not None and k > named[2]:
                 out[k] = Tok("player", tok.text, player=named[0])  # «это Тихон, диктую: я вышел»
-            elif named is not None and k == named[1] - 1:
-                out[k] = Tok("filler", tok.text)  # «я Тихон, диктую»
+            elif named is not None and (k == named[1] - 1 or named[2] == named[1] > k):
+                out[k] = Tok("filler", tok.text)  # «я Тихон, диктую», «пишу я, Борис»
             else:
                 out[k] = Tok("stranger", tok.text)
     if named is not None:
@@ -64,7 +67,25 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         dictates = dictates and (then is None or then.kind != "win")
         if tok.kind == "player" and tok.player is not None and alone and dictates:
             return tok.player, k, at
+        if tok.kind == "player" and tok.player is not None and _introduced_after(toks, k, back, morphology):
+            return tok.player, k, k
     return None
+
+
+def _introduced_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -> bool:
+    """«пишу я, Борис: я вышел», «диктую я Борис»: a player's name right after a verb of dictating in the first
+    person and «я», with «я», «у меня», a comma or the end of the sentence after it (not «пишу я, Борис вышел»: who
+    dictates is not said)."""
+    if back < 0 or toks[back].kind != "speaker" or fold(toks[back].text) != "я":
+        return False
+    verb, then = past_hesitations(toks, back - 1, -1), past_hesitations(toks, k + 1)
+    dictates = verb >= 0 and _scribe_verb(toks[verb], morphology, _DICTATING) and fold(toks[verb].text).endswith(
+        _FIRST_PERSON)
+    said = toks[then] if then < len(toks) else None
+    apart = k + 1 < len(toks) and toks[k + 1].kind in ("pause", "end")  # «пишу я, Света: Аня вышла …»
+    apart = apart and (said is None or said.kind not in ("win", "play", "rank", "card", "count", "number"))
+    return dictates and (said is None or apart or said.kind == "speaker" or fold(said.text) == "у"
+                         and then + 1 < len(toks) and toks[then + 1].kind == "speaker")
 
 
 def _forgets(toks: list[Tok], k: int) -> bool:

@@ -59,7 +59,8 @@ _DRAW_LEMMAS = _words(
 )
 # Playing a card («скинула даму пик и вышла»): the card played is the finishing card if «вышла» follows, else asked.
 _PLAY_LEMMAS = _words(
-    "скинуть скидывать сбросить сбрасывать положить класть кинуть выложить сходить походить накрыть накрывать "
+    "скинуть скидывать выкинуть выкидывать выбросить выбрасывать сбросить сбрасывать положить класть кинуть выложить "
+    "выкладывать сходить походить накрыть накрывать "
     "покрыть покрывать крыть побить сыграть отыграть разыграть play played plays laid dropped"
 )
 # Nouns that say a number counts cards («три карты»): the hand's size, checked against the cards then said.
@@ -81,7 +82,9 @@ _NEGATIONS = frozenset({"не", "not"})
 # «не помню», «не знаю», «никто не помнит»: what follows is not known (corrections.Corrections.forgotten)
 FORGETTING = frozenset({"помню", "помнит", "помним", "помнят", "помнишь", "знаю", "знает", "знаем", "знают",
                         "уверен", "уверена", "запомнил", "запомнила", "видел", "видела", "разглядел", "разглядела",
-                        "понял", "поняла", "слышал", "слышала", "расслышал", "расслышала", "sure"})
+                        "понял", "поняла", "слышал", "слышала", "расслышал", "расслышала", "вспомню", "вспомнил",
+                        "вспомнила", "заметил", "заметила", "sure"})
+FORGOT = frozenset({"забыл", "забыла", "забыли", "запамятовал", "запамятовала"})  # «забыла, что у Дениса»
 # The one who dictates is a player too, but which? «у меня семёрка», «я вышла»: asked, never the player named before.
 SPEAKER = frozenset({"я", "меня", "мне", "мной", "мною", "мой", "моя", "мое", "мои", "моих", "моим", "i", "me", "my"})
 OR = frozenset({"или", "либо", "or"})  # «пик или треф»: the suit is not known
@@ -98,10 +101,10 @@ FILLERS = _words(
     хорошо блин сидеть следующий набраться накопиться скопиться собраться остаться оставаться иметься лежать
     первый опять снова наконец все итого оба обе both мы больше
     кон конец раунд партия игра круг чисто хотя штука другой второй третий прийтись пришлось что ты кто
-    уже вообще бы целый целых диктовать продиктовать говорит говорят говорить где чистый же никто помнить
-    нечто полный полная очко очки очков колода прикуп стать плюс подарок сверху
-    давать понять слышать видеть считать посчитать подсчитать
-    забыть запамятовать запомнить разглядеть расслышать
+    уже вообще бы целый целых свой точно наверняка диктовать продиктовать говорит говорят говорить где чистый же
+    никто помнить нечто полный полная очко очки очков колода прикуп стать плюс подарок сверху
+    давать дать понять слышать видеть считать посчитать подсчитать вспомнить вспоминать подумать
+    забыть запамятовать запомнить разглядеть расслышать заметить сказать
     застрять попасть попасться зависнуть влипнуть влететь погореть пролететь залететь проиграть продуть подвиснуть
     has have had holds hold held with and the a an of on in left hand hands cards card then also too
     last was is are plus her his their its went goes go gone um uh er erm hmm so okay ok like just only
@@ -257,8 +260,14 @@ def _card_genitive(form: str, low: str, morphology: Morphology) -> bool:
     return known is not None and fold(known.lemma) in {fold(lemma) for lemma in morphology.genitive_lemmas(low)}
 
 
+# Sounds made while thinking, drawn out as people type or a phone hears them: «ммм», «хмм», «эмм», «эээм», «ааа»
+_SOUND = re.compile(r"[эаых]*м+|э+|а{3,}")
+
+
 def _guess(word: str, low: str, names: Names, morphology: Morphology) -> Tok:
     """A word read by nothing above: a card word or a player's name one letter off, or a name of nobody here."""
+    if len(low) >= 2 and _SOUND.fullmatch(low):
+        return Tok("filler", word)
     a_name = names.is_pet_name(word) or (morphology.known(low) and morphology.person_name(word))
     if not a_name and _clipped_hesitation(low, morphology):
         return Tok("filler", word)

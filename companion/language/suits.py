@@ -210,17 +210,21 @@ class Suits(Corrections):
         self.last = None
 
     def on_or(self, tok: Tok, k: int) -> None:
-        """«десятка пик или треф»: the suit is not known; the card stays without one (asked where it matters)."""
-        nxt = self.next(k)
+        """«десятка пик или треф», «дама то ли пик, то ли треф» (vague.either): the suit is not known; the card stays
+        without one, one of the two said (asked where that changes the points)."""
+        at = next((i for i in range(k + 1, len(self.toks)) if self.toks[i].kind not in ("filler", "pause")), None)
+        nxt = self.toks[at] if at is not None else None
         last = self.last
         said = [i for i, suit in enumerate(last.suits) if suit is not None] if last is not None else []
-        before = self.toks[k - 1] if k > 0 else None
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("filler", "pause")), None)
         just_filled = before is not None and last is not None and bool(last.words) and last.words[-1] == before.text
         if not just_filled or nxt is None or nxt.kind not in _SUIT_WORDS or not said or last is None:
             self.result.unrecognised.append(tok.text)
             return
+        if len(last.suits) == 1 and nxt.suit is not None and last.suits[0] is not None:
+            last.within = (last.suits[0], nxt.suit)  # one of the two said (as a colour says, `colours`)
         last.suits[said[-1]] = None
-        self.consumed.add(k + 1)
+        self.consumed.add(self.toks.index(nxt, k + 1))
 
 
 # Suits said by their colour: «две дамы, обе чёрные» (♠ and ♣), «дама красная» (♥ or ♦: which? asked where it matters)
@@ -271,7 +275,12 @@ def colours(toks: list[Tok]) -> list[Tok]:
         counted = out[before] if back >= 1 and before >= 0 else None
         one = counted is None or counted.kind not in ("count", "number")
         nxt = toks[k] if k < len(toks) else None
-        if card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
+        pair = _said_twice(out, back) if _plural(tok) is not False else None  # «туз и туз, оба красные»
+        if pair is not None and card is not None and card.rank is not None:
+            out[pair] = Tok("card", out[pair].text, rank=card.rank, suit=suits[0])
+            out[back] = Tok("card", card.text, rank=card.rank, suit=suits[1])
+            out.append(Tok("filler", tok.text))
+        elif card is not None and card.kind == "rank" and card.suit is None and counted is not None and (
                 counted.kind == "count" and counted.count == 2 and _plural(tok) is not False):
             assert card.rank is not None
             out[before] = Tok("filler", counted.text)
@@ -286,4 +295,55 @@ def colours(toks: list[Tok]) -> list[Tok]:
             k += 1  # «красная дама»
         else:
             out.append(tok)
+    return out
+
+
+def _said_twice(out: list[Tok], back: int) -> int | None:
+    """«туз и туз» said last at `back`: the index of the first of two cards of one rank said plainly, with no card
+    said right before them."""
+    joined = past_hesitations(out, back - 1, -1)
+    first = past_hesitations(out, joined - 1, -1)
+    if not (_plain_rank(out[back] if back >= 0 else None) and joined >= 0 and out[joined].kind == "and"):
+        return None
+    if first < 0 or not _plain_rank(out[first]) or out[first].rank is not out[back].rank:
+        return None
+    said = past_hesitations(out, first - 1, -1)
+    return first if said < 0 or out[said].kind not in ("rank", "card", "and", "count", "number") else None
+
+
+_HAND_SIZE = frozenset({"filler", "pause", "count", "number", "and"})  # «у Тимохи три карты, все бубны»
+_RUN_ENDS = frozenset({"player", "ambiguous", "stranger", "end", "win", "correct", "not", "draw", "play", "hedge"})
+
+
+def suit_first(toks: list[Tok]) -> list[Tok]:
+    """«у Тимохи три карты, все бубны: валет, дама и король», «две карты, обе пиковые, туз и десятка», «трефовые туз и
+    король»: «все», «обе» and a suit (or a plural suit adjective alone) said before any card of the hand are the suit
+    of the cards said after it (read as «валет, дама и
+    король бубновые», `Suits.fill_all`): all of them with «все» (two or more), the two with «обе». A card with a
+    suit of its own among them, a count, another number of cards or a correction after them: not read (asked)."""
+    out = list(toks)
+    for k, tok in enumerate(toks):
+        at = past_hesitations(toks, k + 1)
+        low = fold(tok.text)
+        if tok.kind == "suit-before" and tok.plural and tok.suit is not None:  # «трефовые: туз и король»
+            at, low = k, "все"
+        elif low not in _BOTH | _ALL or at >= len(toks) or toks[at].kind not in _SUIT_WORDS or toks[at].suit is None:
+            continue
+        name = k - 1
+        while name >= 0 and toks[name].kind in _HAND_SIZE:
+            name -= 1
+        end = at + 1
+        while end < len(toks) and toks[end].kind not in _RUN_ENDS:
+            end += 1
+        run = toks[at + 1 : end]
+        cards = [i for i, t in enumerate(run, at + 1) if t.kind in ("rank", "card")]
+        alone = all(t.kind in ("rank", "and", "pause") or fold(t.text) in HESITATIONS for t in run[: cards[-1] - at]
+                    ) if cards else False
+        taken_back = end < len(toks) and toks[end].kind in ("correct", "not", "hedge")  # «все черви: туз, нет, …»
+        if name < 0 or toks[name].kind != "player" or not alone or taken_back or len(cards) != 2 and (
+                low not in _ALL or len(cards) < 2):
+            continue
+        plural = Tok("suit-before", toks[at].text, suit=toks[at].suit, plural=True)
+        out[k], out[at] = Tok("filler", tok.text), Tok("filler", toks[at].text)
+        return [*out[: cards[-1] + 1], plural, *suit_first(out[cards[-1] + 1 :])]
     return out

@@ -486,8 +486,10 @@ def test_a_suit_said_as_one_or_another_is_not_known() -> None:
     r = parse("фая вышла валетом у глеба десятка пик или треф не помню и туз", ["Фаина", "Глеб"], IGRAFAN)
     assert sorted(s.rank.value for s in r.hands["Глеб"]) == ["10", "A"]
     assert all(s.assumed for s in r.hands["Глеб"]) and r.unrecognised == []
-    r = parse("фая вышла валетом у глеба дама пик или треф", ["Фаина", "Глеб"], IGRAFAN)
+    r = parse("фая вышла валетом у глеба дама червей или треф", ["Фаина", "Глеб"], IGRAFAN)
     assert r.hand_texts()["Глеб"] == ["Q?"] and not r.exact
+    r = parse("фая вышла валетом у глеба дама пик или треф", ["Фаина", "Глеб"], IGRAFAN)  # 20 either way
+    assert [s.suit for s in r.hands["Глеб"]] == [Suit.SPADES] and r.hands["Глеб"][0].assumed and r.exact
 
 
 def test_cards_after_s_and_then_a_name_are_that_names() -> None:
