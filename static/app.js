@@ -51,25 +51,34 @@
 
   // ask() (may return a promise) now and then every pace() ms, stretched to SAFETY_MS while the stream is
   // open, as long as el is on the page; a pushed change asks at once or when pace() is up since the last ask.
-  // The handle: now() asks at once, later() waits pace() again from now.
+  // The handle: now() asks at once, later() waits pace() again from now. One ask at a time: a change pushed
+  // while one is on its way is asked about when it is back (an older answer never lands after a newer one).
   function follow(el, ask, pace) {
-    var timer = null, last = 0;
+    var timer = null, last = 0, asking = false, again = false;
     function later() {
       clearTimeout(timer);
       if (document.contains(el)) timer = setTimeout(run, open ? Math.max(pace(), SAFETY_MS) : pace());
+    }
+    function pushed() {
+      clearTimeout(timer);
+      if (asking) { again = true; return; }
+      timer = setTimeout(run, Math.max(0, last + pace() - Date.now()));
+    }
+    function done() {
+      asking = false;
+      if (again) { again = false; pushed(); } else later();
     }
     function run() {
       clearTimeout(timer);
       if (!document.contains(el)) return;  // another page was swapped in: stop
       if (document.visibilityState !== "visible") { later(); return; }
+      if (asking) { again = true; return; }
+      asking = true;
       last = Date.now();
-      Promise.resolve(ask()).then(later, later);
+      Promise.resolve(ask()).then(done, done);
     }
-    followers.push({ el: el, later: later, pushed: function () {
-      clearTimeout(timer);
-      timer = setTimeout(run, Math.max(0, last + pace() - Date.now()));
-    } });
-    return { now: run, later: later };
+    followers.push({ el: el, later: later, pushed: pushed });
+    return { now: run, later: function () { if (!asking) later(); } };
   }
   window.Live = { follow: follow };
 
