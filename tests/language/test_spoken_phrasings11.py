@@ -3,24 +3,8 @@ ways people speak), each a sentence → hands and readiness, with the variants t
 
 from __future__ import annotations
 
-from companion.core.rules import get_ruleset
 from companion.language.dictation import parse
-from companion.language.settle import ParsedRound
-
-IGRAFAN = get_ruleset("igrafan").defaults
-TABLE = ["Аня", "Борис", "Света", "Кира"]
-START = "аня вышла на тузе пик "
-REST = " у светы девятка у киры валет"
-
-
-def hands(r: ParsedRound) -> dict[str, list[str]]:
-    """Each hand as the bench writes it: a card whose suit was assumed is its rank alone."""
-    return {p: sorted(s.rank.value if s.assumed else s.text for s in slots) for p, slots in r.hands.items() if slots}
-
-
-def read(boris: str) -> ParsedRound:
-    """Борис's hand said between a fixed start and rest of the round."""
-    return parse(START + boris + REST, TABLE, IGRAFAN)
+from tests.language.phrasings import IGRAFAN, START, TABLE, hands, read
 
 
 def test_a_hand_summed_up_after_talk_or_a_correction_is_the_hand() -> None:
