@@ -1,9 +1,9 @@
 // Seats: the round being entered is a draft that the players' phones and the scorekeeper's page fill together.
 // Both follow GET /api/v1/series/<id>/draft with If-None-Match while the page is on screen (an unchanged
-// draft is a 304 without a body): at once when the server pushes a change (`Live` in static/app.js), and otherwise the
-// round page every second while hands are missing, then every 1.5 s; a seat every 4 s until a hand is sent,
-// then every second, every 1.5 s once its own is in, until the save; while a pushed stream is open these
-// waits stretch to the safety net of `Live` (docs/benchmarks.md, «Seats»).
+// draft is a 304 without a body): at once when the server pushes a change (`Live` in static/app.js), and
+// otherwise the round page every second while hands are missing, then every 1.5 s; a seat every 4 s until a
+// hand is sent, then every second, every 1.5 s once its own is in, until the save; while a pushed stream is
+// open these waits stretch to the safety net of `Live` (docs/benchmarks.md, «Seats»).
 (function () {
   "use strict";
   var SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };

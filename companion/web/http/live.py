@@ -4,7 +4,7 @@ to listen.
 - After a write to a series is stored (a non-GET request under `<series_id>` answered below 400, other
   than the previews that store nothing), the series id goes to the events server in one datagram.
 - A page that follows a series (the standings, the round page's draft, a seat) carries the URL of its
-  stream (`events_url`); static/app.js's `Live` listens there and keeps the old polling as a slow safety net,
+  stream (`events_attribute`); static/app.js's `Live` listens there and keeps the old polling as a slow safety net,
   or at its old pace while no stream is open.
 - The stream is on another port of the same host (EVENTS_PORT, set by `companion serve` under granian),
   so the page's Content-Security-Policy lets it connect there. Behind a reverse proxy the phones cannot
@@ -17,6 +17,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
+from markupsafe import Markup
 
 from companion.ops import security
 from companion.ops.servers.events import notify
@@ -37,10 +38,11 @@ def events_base(app: Flask) -> str | None:
     return f":{int(port)}/events"
 
 
-def events_url(series_id: str) -> str | None:
-    """The stream a page of `series_id` listens to (a template global)."""
+def events_attribute(series_id: str) -> Markup:
+    """` data-events="…"`: the stream a page of `series_id` listens to, or nothing without push (a template
+    global, on the element that follows the series)."""
     base = events_base(current_app)
-    return f"{base}/{series_id}" if base else None
+    return Markup(' data-events="%s"') % f"{base}/{series_id}" if base else Markup("")
 
 
 def events_origin(base: str) -> str | None:
@@ -71,4 +73,4 @@ def after_write(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     app.after_request(after_write)
-    app.jinja_env.globals["events_url"] = events_url
+    app.jinja_env.globals["events_attribute"] = events_attribute

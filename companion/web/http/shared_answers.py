@@ -41,9 +41,9 @@ Answer = tuple[str, list[tuple[str, str]], bytes]  # status line, headers, body
 class SharedAnswers:
     """Answers by slot, as files of one folder; `kept` counts the answers this process wrote (tests)."""
 
-    def __init__(self, folder: Path, locks: Path | None = None) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.locks = locks or folder.with_name(f"{folder.name}-locks")
+        self.locks = folder.with_name(f"{folder.name}-locks")  # beside the answers: one lock file per slot
         self.kept = 0
 
     def path(self, slot: Hashable) -> Path:
