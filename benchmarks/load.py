@@ -14,7 +14,9 @@ each table plays with seats (issue 22): three seat phones (one per player) and t
 scorekeeper's phone, doing what static/seat.js does. What every phone does is said
 once, in `load_phones.py`. Every phone has its own HTTP connection, as real phones
 have. The table count grows in steps until a step has errors or a p99 above 500 ms
-(or the last step); each step reports requests/s, p50/p95/p99 of polls and saves
+(or the last step); a step starts its new phones --spawn-rate a second (200; 0: all
+within one second) and measures after the last one started plus --warmup; each
+step reports requests/s, p50/p95/p99 of polls and saves
 (--by-kind: of every kind), errors, and the CPU the server and the load generator
 used (100 % = one core), and both per request.
 
@@ -198,6 +200,12 @@ def prepared_instance(tables: int) -> tuple[str, list[dict[str, Any]]]:
     return instance, json.loads((Path(instance) / "tables.json").read_text())
 
 
+def spawn_rate(args: argparse.Namespace, phones: int) -> float:
+    """Phones started a second: --spawn-rate, or with 0 every phone of a step within one second (the
+    benchmark before stop 31: max(200, every phone) a second)."""
+    return args.spawn_rate or max(200, phones)
+
+
 def server_kind(args: argparse.Namespace) -> str:
     processes = args.workers or os.cpu_count()
     if args.floor:
@@ -289,14 +297,16 @@ def run(args: argparse.Namespace) -> int:
     driver = Driver(port, events) if pushed else Driver(port)
     serving, me = psutil.Process(server.pid), psutil.Process()
     print(f"\n{HEADER}")
-    best = None
+    best, started_phones = None, 0
     try:
         for n in steps:
             if time.monotonic() - started > args.max_seconds:
                 print(f"stopping: --max-seconds {args.max_seconds} reached")
                 break
-            driver.start(phones[: n * per_table])
-            driver.sleep(args.warmup)
+            rate, added = spawn_rate(args, n * per_table), n * per_table - started_phones
+            driver.start(phones[: n * per_table], rate)
+            driver.sleep(added / rate + args.warmup)  # the warm-up runs from the last phone's start
+            started_phones = n * per_table
             driver.reset()
             server_cpu, load_cpu, t0 = cpu_seconds(serving, True), cpu_seconds(me, False), time.monotonic()
             driver.sleep(args.step_seconds)
@@ -350,7 +360,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="table counts, in order")
     parser.add_argument("--step-seconds", type=float, default=30.0, help="measured seconds per step")
-    parser.add_argument("--warmup", type=float, default=8.0, help="seconds after each step starts, not measured")
+    parser.add_argument("--warmup", type=float, default=8.0,
+                        help="seconds after the last phone of a step started, not measured")
+    parser.add_argument("--spawn-rate", type=float, default=200.0,
+                        help="phones started a second when a step adds tables (Locust's spawn rate; 0: every phone "
+                             "of the step within one second, as before stop 31)")
     parser.add_argument("--server", choices=["granian", "gthread", "waitress"], default=None,
                         help="companion serve --server (default: leave it out, as the default command does)")
     parser.add_argument("--workers", type=int, default=None, help="server processes (default: the command's)")

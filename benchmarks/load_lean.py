@@ -199,9 +199,8 @@ class LeanDriver:
         self.statuses: Counter[tuple[str, str, int]] = Counter()  # (method, kind, status) → answers
         self.tasks.append(self.loop.create_task(self.sweep()))
 
-    def start(self, phones: list[Phone]) -> None:
-        """Start the phones not yet started, at Locust's spawn rate (max(200, every phone) a second)."""
-        rate = max(200, len(phones))
+    def start(self, phones: list[Phone], rate: float) -> None:
+        """Start the phones not yet started, `rate` a second (Locust's spawn rate)."""
         for i, phone in enumerate(phones[self.started:]):
             client = Client("127.0.0.1", self.port)
             self.clients.append(client)

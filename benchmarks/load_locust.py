@@ -64,9 +64,9 @@ class LocustDriver:
         self.env = Environment(user_classes=[LocustPhone], events=events)
         self.runner = self.env.create_local_runner()
 
-    def start(self, phones: list[Phone]) -> None:
+    def start(self, phones: list[Phone], rate: float) -> None:
         self.pool[len(self.pool):] = phones[len(self.pool):]
-        self.runner.start(len(phones), spawn_rate=max(200, len(phones)))
+        self.runner.start(len(phones), spawn_rate=rate)
 
     def sleep(self, seconds: float) -> None:
         gevent.sleep(seconds)
