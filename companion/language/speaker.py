@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.morphology import Morphology
-from companion.language.spoken_words import FORGETTING, Tok, past_hesitations
+from companion.language.spoken_words import FORGETTING, HESITATIONS, Tok, past_hesitations
 
 # Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
@@ -18,7 +18,6 @@ _FIRST_PERSON = ("ю", "у")  # «диктую», «пишу», «записыв
 _INTRODUCE = frozenset({"это", "я", "тут", "здесь"})  # «это Тихон диктую»
 _THIRD_PERSON = ("ет", "ит")  # «это Мартын пишет», «тут Мартын диктует», «записывает»
 _THIS = frozenset({"это", "тут", "здесь"})
-_FILLED_IN = frozenset({"ну", "э", "ээ", "эээ", "вот", "так"})  # «это, ну, Мартын пишет»
 
 
 def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
@@ -81,7 +80,7 @@ def _this_is(toks: list[Tok], k: int) -> bool:
     """«это Мартын», «тут, ну, Мартын»: the name said as the one speaking (not «Мартын пишет», which may be someone
     dictating to Мартын)."""
     at = k - 1
-    while at >= 0 and (toks[at].kind == "pause" or fold(toks[at].text) in _FILLED_IN):
+    while at >= 0 and (toks[at].kind == "pause" or fold(toks[at].text) in HESITATIONS - _THIS):
         at -= 1
     return at >= 0 and fold(toks[at].text) in _THIS
 
