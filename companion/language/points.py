@@ -61,7 +61,7 @@ def _points_as_rank(toks: list[Tok], k: int) -> bool:
     a rank (six to ten), right after a hand's last card said as a noun (its suit too) and joined to the card before
     by «и», with a name, «у», «а» or the end after it, is the hand's points, not one card more. They are checked
     against the cards like any points said: points the cards cannot make leave the round asked, never guessed."""
-    if toks[k].kind != "rank" or toks[k].text.isdigit() or numeral(toks[k]) is None:
+    if toks[k].kind not in ("rank", "number") or not 6 <= (numeral(toks[k]) or 0) <= 10:
         return False
     last = past_hesitations(toks, k - 1, -1)
     if last >= 0 and toks[last].kind == "suit-after":  # «шестёрка треф девять»
