@@ -3,12 +3,12 @@
 
 Points are never turned into cards: a hand's points can be many hands. A number said with «очко», «очка»,
 «очков» after it, a number word above ten said on its own («двадцать три», «шестьдесят»; «десять» is a ten),
-and «ноль» are points said about the hand being said; so is a number word that could be a rank («девять») right
-after a hand's last card said as a noun and joined by «и» («дама и шестёрка девять», `_points_as_rank`). Once the cards are read they are checked: points the
-hand's cards can make (whatever suit a card of unsaid suit turns out to have) are a check passed and change
-nothing; points they cannot make, points said before any name, and «ноль» for a hand with cards or for a
-player who did not go out (only the winner is left with no cards, docs/rules.md) leave the words not
-understood, so that the round is asked about, never guessed.
+and «ноль» are points said about the hand being said; so is a number that could be a rank («девять», "9")
+right after a hand's last card said as a noun and joined by «и» («дама и шестёрка девять», `_points_as_rank`).
+Once the cards are read they are checked: points the hand's cards can make (whatever suit a card of unsaid suit
+turns out to have) are a check passed and change nothing; points they cannot make, points said before any name,
+and «ноль» for a hand with cards or for a player who did not go out (only the winner is left with no cards,
+docs/rules.md) leave the words not understood, so that the round is asked about, never guessed.
 """
 
 from __future__ import annotations

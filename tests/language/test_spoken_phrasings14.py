@@ -91,7 +91,8 @@ def test_a_card_remembered_after_two_words_of_stopping() -> None:
 
 def test_points_said_as_a_rank_word_after_the_hand() -> None:
     for said, cards in (("у бори дама и шестёрка девять", ["6", "Q"]), ("у бори дама и семёрка десять", ["7", "Q"]),
-                        ("у бори шестёрка и валет, э, восемь", ["6", "J"]), ("у бори дама пик и шестёрка 9", ["6", "Q♠"])):
+                        ("у бори шестёрка и валет, э, восемь", ["6", "J"]),
+                        ("у бори дама пик и шестёрка 9", ["6", "Q♠"])):
         r = read(said)
         assert hands(r)["Борис"] == cards and r.exact and r.unrecognised == [], said
     r = read("у бори дама и шестёрка семь")  # neither 9 points nor a card said plainly: asked
