@@ -54,7 +54,8 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
     """«это Тихон, диктую», «я Тихон, пишу»: a player's name said on its own (not «у Тихона, пишу, …») right before
     a verb of dictating in the first person («говорю» is said in passing too), before any card and not right before
     a win («Аня, пишу, вышла»): the scribe is that player (the player, the index of the name, the index of the
-    verb)."""
+    verb). «это Мартын пишет» too, unless someone says «я диктую» (then «я» is not Мартын)."""
+    third = not any(_scribe_verb(t, morphology) and fold(t.text).endswith(_FIRST_PERSON) for t in toks)
     for k, tok in enumerate(toks[:-1]):
         if tok.kind in ("rank", "card", "count", "win"):
             return None
@@ -65,13 +66,13 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         alone = before is None or before.kind == "end" or fold(before.text) in _INTRODUCE
         then = toks[past_hesitations(toks, at + 1)] if past_hesitations(toks, at + 1) < len(toks) else None
         # «Аня, пишу, вышла»: «пишу» said in passing
-        person = _FIRST_PERSON + (_THIRD_PERSON if _this_is(toks, k) else ())  # «это Мартын пишет»
+        person = _FIRST_PERSON + (_THIRD_PERSON if third and _this_is(toks, k) else ())  # «это Мартын пишет»
         dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(person)
         dictates = dictates and (then is None or then.kind != "win")
         if tok.kind == "player" and tok.player is not None and alone and dictates:
             return tok.player, k, at
         if tok.kind == "player" and tok.player is not None and (_introduced_after(toks, k, back, morphology)
-                                                               or _this_is_after(toks, k, back, morphology)):
+                                                               or third and _this_is_after(toks, k, back, morphology)):
             return tok.player, k, k
     return None
 
