@@ -270,21 +270,25 @@ _THEM = frozenset({"ними", "ним", "этими", "теми"})
 
 def _asked_back(toks: list[Tok]) -> list[Tok]:
     """«да какой туз, король пик»: a card asked back is the card that was wrong, as «не туз»; «вместе с ними», «с
-    ними вместе» (the cards drawn counted in with the hand) say nothing more."""
+    ними вместе» (the cards drawn counted in with the hand) say nothing more (hesitations between: «какая, ну,
+    дама», «с, короче, ними вместе»)."""
     out = list(toks)
-    for k, tok in enumerate(toks[:-1]):
-        low = fold(tok.text)
-        if low in _ASKED_BACK and toks[k + 1].kind in ("rank", "card"):
+    for k, tok in enumerate(toks):
+        low, at = fold(tok.text), past_hesitations(toks, k + 1)
+        if low in _ASKED_BACK and at < len(toks) and toks[at].kind in ("rank", "card"):
             out[k] = Tok("not", tok.text)
-        elif low == "вместе" and (_with_them(toks, k + 1) or _with_them(toks, k - 2)):
+        elif low == "вместе" and (_with_them(toks, k, 1) or _with_them(toks, k, -1)):
             out[k] = Tok("filler", tok.text)
-    if toks and fold(toks[-1].text) == "вместе" and _with_them(toks, len(toks) - 3):
-        out[-1] = Tok("filler", toks[-1].text)
     return out
 
 
-def _with_them(toks: list[Tok], k: int) -> bool:
-    return 0 <= k < len(toks) - 1 and fold(toks[k].text) in ("с", "со") and fold(toks[k + 1].text) in _THEM
+def _with_them(toks: list[Tok], k: int, step: int) -> bool:
+    """«с ними» right after (step 1) or before (step -1) the word at `k`, hesitations aside."""
+    first = past_hesitations(toks, k + step, step)
+    second = past_hesitations(toks, first + step, step)
+    with_, them = (first, second) if step == 1 else (second, first)
+    inside = min(with_, them) >= 0 and max(with_, them) < len(toks)
+    return inside and fold(toks[with_].text) in ("с", "со") and fold(toks[them].text) in _THEM
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})

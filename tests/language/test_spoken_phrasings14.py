@@ -114,3 +114,6 @@ def test_hesitations_inside_older_phrasings() -> None:
                  "аня ушла семёркой треф боря взял две ага карты у него туз король и девятка"):
         r = parse(said + " у светы девятка у киры валет", TABLE, IGRAFAN)
         assert hands(r)["Борис"] == ["9", "A", "K"] and r.exact, said
+    for said in ("у него вместе с короче ними туз король и валет", "у него с, ну, ними вместе туз король и валет"):
+        r = parse("аня ушла семёркой треф боре две " + said + " у светы девятка у киры валет", TABLE, IGRAFAN)
+        assert hands(r)["Борис"] == ["A", "J", "K"] and r.exact, said
