@@ -117,3 +117,5 @@ def test_hesitations_inside_older_phrasings() -> None:
     for said in ("у него вместе с короче ними туз король и валет", "у него с, ну, ними вместе туз король и валет"):
         r = parse("аня ушла семёркой треф боре две " + said + " у светы девятка у киры валет", TABLE, IGRAFAN)
         assert hands(r)["Борис"] == ["A", "J", "K"] and r.exact, said
+    r = parse("кира вышла с, ага, дамы пик у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
+    assert r.finishing is not None and r.finishing.text == "Q♠" and r.exact
