@@ -345,11 +345,12 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if nxt is not None and nxt.kind == "suit-after" and fold(nxt.text).endswith(_GOVERNED_SUIT):
-            out[k] = Tok("filler", tok.text)  # «десятка в червях»: the preposition, the suit governed
+        noun = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
+        if noun is not None and noun.kind == "suit-after" and fold(noun.text).endswith(_GOVERNED_SUIT):
+            out[k] = Tok("filler", tok.text)  # «десятка в (вот) червях»: the preposition, the suit governed
         elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
-        elif fold(nxt.text) not in _GOVERNED:
+        elif noun is None or fold(noun.text) not in _GOVERNED:  # «пять в, пиши, подарок»
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
     return out
 

@@ -119,3 +119,8 @@ def test_hesitations_inside_older_phrasings() -> None:
         assert hands(r)["Борис"] == ["A", "J", "K"] and r.exact, said
     r = parse("кира вышла с, ага, дамы пик у ани туз у бори король у светы девятка", TABLE, IGRAFAN)
     assert r.finishing is not None and r.finishing.text == "Q♠" and r.exact
+    r = parse("кира закрылась пиковым королём ане пять в, пиши, подарок, у неё теперь шесть карт: туз бубей, туз треф, "
+              "десятка, девятка, восьмёрка и валет, у бори король, у светы девятка", TABLE, IGRAFAN)
+    assert hands(r)["Аня"] == ["10", "8", "9", "A♣", "A♦", "J"] and r.exact
+    r = read("у бори десятка в, вот, червях")
+    assert hands(r)["Борис"] == ["10♥"] and r.exact
