@@ -348,9 +348,11 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         noun = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
         if noun is not None and noun.kind == "suit-after" and fold(noun.text).endswith(_GOVERNED_SUIT):
             out[k] = Tok("filler", tok.text)  # «десятка в (вот) червях»: the preposition, the suit governed
+        elif noun is not None and fold(noun.text) in _GOVERNED:
+            continue  # «пять в, пиши, подарок»: the preposition
         elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
-        elif noun is None or fold(noun.text) not in _GOVERNED:  # «пять в, пиши, подарок»
+        else:
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
     return out
 
