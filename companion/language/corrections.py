@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok, past_hesitations
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -224,7 +224,8 @@ class Corrections:
             return False
         if (last.owner, last.stranger) != (self.current, self.stranger) and not last.finishing or last.said_at < 0:
             return False  # «на даме, не помню какой»: the finishing card's suit as well
-        between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
+        neg = past_hesitations(self.toks, j - 1, -1)  # «не, ну, помню»
+        between = self.toks[last.said_at + 1 : neg]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
         if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE | HESITATIONS for t in between):
             return False
         for i in range(j + 1, min(j + 4, len(self.toks))):
