@@ -107,8 +107,8 @@ def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
         if fold(tok.text) not in _FOR or tok.kind not in ("unknown", "filler"):
             continue
         at = k + 1
-        while at < len(toks) and toks[at].kind == "suit-before":
-            at += 1
+        while at < len(toks) and (toks[at].kind in ("suit-before", "pause") or fold(toks[at].text) in HESITATIONS):
+            at += 1  # «за пикового, вот, короля»
         if at >= len(toks) or toks[at].kind not in ("rank", "card"):
             continue
         end = at + 1
@@ -162,7 +162,8 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
     кинула и вышла»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        near = toks[max(0, k - 3) : k] + _after_card(toks, k + 1)  # «выложила короля пик последним»
+        after = _after_card(toks, past_hesitations(toks, k + 1))  # «выложила, э, короля пик последним»
+        near = toks[max(0, k - 3) : k] + after
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
             out[k] = Tok("win", tok.text, played=True)
         nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)

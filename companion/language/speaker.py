@@ -27,7 +27,7 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     named = _named(toks, morphology)
     for k, tok in enumerate(toks):
         if tok.kind == "speaker":
-            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            nxt = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             after_named = named is not None and k > named[2]  # «это Тихон, диктую я, вышел»: Тихон
             says = nxt is None or nxt.kind not in ("win", "play", "draw", "rank", "card", "count", "number")

@@ -126,3 +126,12 @@ def test_hesitations_inside_older_phrasings() -> None:
     assert hands(r)["Аня"] == ["10", "8", "9", "A♣", "A♦", "J"] and r.exact
     r = read("у бори десятка в вот червях")
     assert hands(r)["Борис"] == ["10♥"] and r.exact
+    r = parse("кира выложила, короче, короля пик последним, аня взяла пять, теперь у неё туз, два вальта, девятка, "
+              "восьмёрка и семёрка, у бори дама бубей, у светы десятка", TABLE, IGRAFAN)
+    assert r.winner == "Кира" and r.finishing is not None and r.finishing.text == "K♠" and r.exact
+    r = parse("кира вышла на семёрке треф, аня за, значит, семёрку две взяла, у неё туз, король и валет, у бори дама "
+              "бубей, у светы десятка", TABLE, IGRAFAN)
+    assert hands(r)["Аня"] == ["A", "J", "K"] and r.exact
+    r = parse("ну всё, тихо, я, короче, диктую: кира вышла на тузе пик, у ани король, у бори дама бубей, у светы "
+              "десятка", TABLE, IGRAFAN)
+    assert r.exact and r.unrecognised == []
