@@ -135,3 +135,5 @@ def test_hesitations_inside_older_phrasings() -> None:
     r = parse("ну всё, тихо, я, короче, диктую: кира вышла на тузе пик, у ани король, у бори дама бубей, у светы "
               "десятка", TABLE, IGRAFAN)
     assert r.exact and r.unrecognised == []
+    r = read("у бори туз червовый туз так бубновый и шестёрка")
+    assert hands(r)["Борис"] == ["6", "A♥", "A♦"] and r.exact
