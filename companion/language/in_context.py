@@ -338,7 +338,8 @@ _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:
     """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
-    govern, is the rank letter; «в итоге», «в руке» stay words; before another word («в это») it is asked."""
+    govern, is the rank letter (hesitations aside: «т к, ага, и в»); «в итоге», «в руке» stay words; before another
+    word («в это» at the end) it is asked."""
     out = list(toks)
     for k, tok in enumerate(toks):
         low = fold(tok.text)
@@ -351,11 +352,16 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
             out[k] = Tok("filler", tok.text)  # «десятка в (вот) червях»: the preposition, the suit governed
         elif noun is not None and fold(noun.text) in _GOVERNED:
             continue  # «пять в, пиши, подарок»: the preposition
-        elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+        elif _card_place(nxt) or noun is not None and noun.kind != "end" and _card_place(noun):  # «к, ага, и в»
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
         else:
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
     return out
+
+
+def _card_place(tok: Tok | None) -> bool:
+    """What may follow a rank letter: nothing, another card, a name, «и», a comma, «у»."""
+    return tok is None or tok.kind in _AMONG_CARDS or tok.kind in ("count", "number") or fold(tok.text) == "у"
 
 
 def symbol_token(kind: str | None, value: str) -> Tok:

@@ -137,3 +137,7 @@ def test_hesitations_inside_older_phrasings() -> None:
     assert r.exact and r.unrecognised == []
     r = read("у бори туз червовый туз так бубновый и шестёрка")
     assert hands(r)["Борис"] == ["6", "A♥", "A♦"] and r.exact
+    r = read("у бори т к, ага, и в")  # rank letters past a hesitation
+    assert hands(r)["Борис"] == ["A", "J", "K"] and r.exact
+    r = read("у бори т к в это")  # «в это» at the end: a card or a preposition? asked
+    assert not r.exact
