@@ -282,7 +282,8 @@ class Checks(Counts):
     def how_many(self, tok: Tok, k: int, counted: bool) -> bool:
         """«у Бориса тузы»: a plural rank and no number says cards, not how many: asked (unless its suits are
         listed after it, see Suits.fill_last)."""
-        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")), None)
+        before = next((t for t in reversed(self.toks[:k]) if t.kind not in ("and", "pause")
+                       and fold(t.text) not in HESITATIONS), None)  # «с, ага, дамы»
         if tok.plural and not counted and (before is None or fold(before.text) not in _GOVERN_GENITIVE):
             self.plurals.append(tok.text)
             return True

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok
+from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok, past_hesitations
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -26,7 +26,7 @@ _SWAPPED = frozenset({"наоборот"})  # «у Бори туз, у Ани к
 _MIXED_UP = frozenset({"перепутал", "перепутала", "спутал", "спутала", "путаю", "перепутали", "mixed"})
 _WHICH = frozenset({"какая", "какой", "какую", "какие", "каких", "масти", "масть"})  # «не помню какая»: the suit
 _ABOUT_SUIT = frozenset({"suit-after", "suit-before", "suit-letter", "count", "pause", "and"})
-_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "ну", "э", "я"})  # «а вторая»
+_OTHER_ONE = frozenset({"вторая", "второй", "вторую", "другая", "другой", "другую", "я"})  # «а (это) вторая»
 _WHAT = frozenset({"что", "какие", "какая", "какой", "сколько", "what", "how"})  # «не помню, что у него»
 _ABOUT_IT = frozenset({"filler", "pause", "play", "unknown", "draw", "speaker", "hedge"})  # «что было, он уже сбросил»
 # «не помню, то ли две карты, то ли три»: guesses about the hand not remembered, cards and counts too
@@ -199,7 +199,7 @@ class Corrections:
         words about it up to the next name go with it («что было, он уже сбросил»). «пик или треф, не помню» is only
         about the suit (left open); said after a card with nothing about it («у Дениса король, не помню, у Вики …»),
         that hand is not sure either."""
-        said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause"][:2]
+        said = [fold(t.text) for t in self.toks[j + 1 :] if t.kind != "pause" and fold(t.text) not in HESITATIONS][:2]
         guessing = said == ["то", "ли"]
         if any(t.kind == "or" for t in self.toks[max(0, j - 5) : j]) or self.suit_forgotten(j, said):
             return  # «пик или треф, не помню»: only the suit
@@ -224,8 +224,9 @@ class Corrections:
             return False
         if (last.owner, last.stranger) != (self.current, self.stranger) and not last.finishing or last.said_at < 0:
             return False  # «на даме, не помню какой»: the finishing card's suit as well
-        between = self.toks[last.said_at + 1 : j - 1]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
-        if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE for t in between):
+        neg = past_hesitations(self.toks, j - 1, -1)  # «не, ну, помню»
+        between = self.toks[last.said_at + 1 : neg]  # «одна пиковая, а вторая»; not «и ещё карта»: another card
+        if any(t.kind not in _ABOUT_SUIT and fold(t.text) not in _OTHER_ONE | HESITATIONS for t in between):
             return False
         for i in range(j + 1, min(j + 4, len(self.toks))):
             if fold(self.toks[i].text) in _WHICH or self.toks[i].kind == "pause":

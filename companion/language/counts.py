@@ -50,7 +50,7 @@ class Counts(Corrections):
         nxt, noun = self.next(k), self.after(k)  # «семь, это, карт»: the card noun past a hesitation
         if nxt is None or noun is None:
             return False
-        if self.drawn(k, nxt):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
+        if self.drawn(k, nxt) or self.drawn(k, noun):  # «взяла пять карт», «пять карт прилетело», «пять штрафных»
             self.note_draw(n)
             return True
         if fold(noun.text) in CARD_NOUNS:
@@ -162,13 +162,14 @@ class Counts(Corrections):
         return True
 
     def drawn(self, k: int, nxt: Tok) -> bool:
-        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun."""
-        before = self.toks[k - 1] if k > 0 else None
+        """A number of cards drawn from the stock: a draw word before it, or right after it or its card noun (past
+        hesitations: «тянула, это, две карты», «взял пять, короче, карт»)."""
+        before = self.before(k)
         if nxt.kind == "draw":
             return True
         if fold(nxt.text) not in CARD_NOUNS:
             return False
-        after = self.toks[k + 2] if k + 2 < len(self.toks) else None
+        after = self.after(self.toks.index(nxt, k + 1))
         return (before is not None and before.kind == "draw") or (after is not None and after.kind == "draw")
 
     def hand_size_said(self, tok: Tok, nxt: Tok | None) -> bool:

@@ -107,8 +107,8 @@ def _reasons_by_place(toks: list[Tok]) -> list[Tok]:
         if fold(tok.text) not in _FOR or tok.kind not in ("unknown", "filler"):
             continue
         at = k + 1
-        while at < len(toks) and toks[at].kind == "suit-before":
-            at += 1
+        while at < len(toks) and (toks[at].kind in ("suit-before", "pause") or fold(toks[at].text) in HESITATIONS):
+            at += 1  # «за пикового, вот, короля»
         if at >= len(toks) or toks[at].kind not in ("rank", "card"):
             continue
         end = at + 1
@@ -162,7 +162,8 @@ def _plays_by_place(toks: list[Tok]) -> list[Tok]:
     кинула и вышла»)."""
     out = list(toks)
     for k, tok in enumerate(toks):
-        near = toks[max(0, k - 3) : k] + _after_card(toks, k + 1)  # «выложила короля пик последним»
+        after = _after_card(toks, past_hesitations(toks, k + 1))  # «выложила, э, короля пик последним»
+        near = toks[max(0, k - 3) : k] + after
         if tok.kind == "play" and any(fold(t.text).startswith(_LAST) for t in near if t.kind == "filler"):
             out[k] = Tok("win", tok.text, played=True)
         nxt = next((t for t in toks[k + 1 :] if t.kind not in ("filler", "and", "pause")), None)
@@ -270,21 +271,25 @@ _THEM = frozenset({"ними", "ним", "этими", "теми"})
 
 def _asked_back(toks: list[Tok]) -> list[Tok]:
     """«да какой туз, король пик»: a card asked back is the card that was wrong, as «не туз»; «вместе с ними», «с
-    ними вместе» (the cards drawn counted in with the hand) say nothing more."""
+    ними вместе» (the cards drawn counted in with the hand) say nothing more (hesitations between: «какая, ну,
+    дама», «с, короче, ними вместе»)."""
     out = list(toks)
-    for k, tok in enumerate(toks[:-1]):
-        low = fold(tok.text)
-        if low in _ASKED_BACK and toks[k + 1].kind in ("rank", "card"):
+    for k, tok in enumerate(toks):
+        low, at = fold(tok.text), past_hesitations(toks, k + 1)
+        if low in _ASKED_BACK and at < len(toks) and toks[at].kind in ("rank", "card"):
             out[k] = Tok("not", tok.text)
-        elif low == "вместе" and (_with_them(toks, k + 1) or _with_them(toks, k - 2)):
+        elif low == "вместе" and (_with_them(toks, k, 1) or _with_them(toks, k, -1)):
             out[k] = Tok("filler", tok.text)
-    if toks and fold(toks[-1].text) == "вместе" and _with_them(toks, len(toks) - 3):
-        out[-1] = Tok("filler", toks[-1].text)
     return out
 
 
-def _with_them(toks: list[Tok], k: int) -> bool:
-    return 0 <= k < len(toks) - 1 and fold(toks[k].text) in ("с", "со") and fold(toks[k + 1].text) in _THEM
+def _with_them(toks: list[Tok], k: int, step: int) -> bool:
+    """«с ними» right after (step 1) or before (step -1) the word at `k`, hesitations aside."""
+    first = past_hesitations(toks, k + step, step)
+    second = past_hesitations(toks, first + step, step)
+    with_, them = (first, second) if step == 1 else (second, first)
+    inside = min(with_, them) >= 0 and max(with_, them) < len(toks)
+    return inside and fold(toks[with_].text) in ("с", "со") and fold(toks[them].text) in _THEM
 
 
 _BEFORE_ROUND = frozenset({"unknown", "filler", "pause", "end", "and"})
@@ -333,7 +338,8 @@ _GOVERNED = frozenset(["итоге", "общем", "целом", "конце", "
 
 def _letters_by_place(toks: list[Tok]) -> list[Tok]:
     """«у Бори т к у Веры 7 в»: a lower-case «в» or «к» among cards, with no noun after it for a preposition to
-    govern, is the rank letter; «в итоге», «в руке» stay words; before another word («в это») it is asked."""
+    govern, is the rank letter (hesitations aside: «т к, ага, и в»); «в итоге», «в руке» stay words; before another
+    word («в это» at the end) it is asked."""
     out = list(toks)
     for k, tok in enumerate(toks):
         low = fold(tok.text)
@@ -341,13 +347,21 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        if nxt is not None and nxt.kind == "suit-after" and fold(nxt.text).endswith(_GOVERNED_SUIT):
-            out[k] = Tok("filler", tok.text)  # «десятка в червях»: the preposition, the suit governed
-        elif nxt is None or nxt.kind in _AMONG_CARDS or nxt.kind in ("count", "number") or fold(nxt.text) == "у":
+        noun = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
+        if noun is not None and noun.kind == "suit-after" and fold(noun.text).endswith(_GOVERNED_SUIT):
+            out[k] = Tok("filler", tok.text)  # «десятка в (вот) червях»: the preposition, the suit governed
+        elif noun is not None and fold(noun.text) in _GOVERNED:
+            continue  # «пять в, пиши, подарок»: the preposition
+        elif _card_place(nxt) or noun is not None and noun.kind != "end" and _card_place(noun):  # «к, ага, и в»
             out[k] = Tok("rank", tok.text, rank=RANK_LETTERS_ALL[low])
-        elif fold(nxt.text) not in _GOVERNED:
+        else:
             out[k] = Tok("unknown", tok.text)  # a card or a preposition? not guessed
     return out
+
+
+def _card_place(tok: Tok | None) -> bool:
+    """What may follow a rank letter: nothing, another card, a name, «и», a comma, «у»."""
+    return tok is None or tok.kind in _AMONG_CARDS or tok.kind in ("count", "number") or fold(tok.text) == "у"
 
 
 def symbol_token(kind: str | None, value: str) -> Tok:

@@ -169,7 +169,7 @@ class PlayerNames:
         if own:  # the player's own name first: «Саши» is Саша even beside Александр; «Станиславы»: whose? (after
             return self._ordered(set(own))  # «у», the genitive says: Станислава's)
         found = set().union(*(self.forms.get(form, set()) for form in candidates))
-        said = {gender for _, gender in self.morphology.name_readings(candidates[0])}  # «Киры»: Кира, femn
+        said = self._said_genders(candidates[0])  # «Киры»: Кира, femn
         if found:  # «Славик» is in the table for Вячеслав; as a diminutive of «Слава» it may be Ярослав's too
             kin = [p for p in self._diminutive_of_pet(candidates[0]) if not said or said & set(self.genders(p))]
             return self._ordered(found | set(kin))
@@ -178,6 +178,11 @@ class PlayerNames:
             return tuple(by_ending)
         pets = self._diminutive_of_pet(candidates[0])  # «Федюне» of «Федя», whatever gender the dictionary reads
         return self._ordered(pets) or self._possessive(candidates[0])
+
+    def _said_genders(self, low: str) -> set[str | None]:
+        """The genders the dictionary reads a case form with («Киры»: Кира, femn). A reading that takes the word
+        for a name of its own («груни»: a masculine «Груни», not Аграфена's «у Груни») says nothing of gender."""
+        return {gender for name, gender in self.morphology.name_readings(low) if fold(name) != low}
 
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or

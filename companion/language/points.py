@@ -3,11 +3,12 @@
 
 Points are never turned into cards: a hand's points can be many hands. A number said with «очко», «очка»,
 «очков» after it, a number word above ten said on its own («двадцать три», «шестьдесят»; «десять» is a ten),
-and «ноль» are points said about the hand being said. Once the cards are read they are checked: points the
-hand's cards can make (whatever suit a card of unsaid suit turns out to have) are a check passed and change
-nothing; points they cannot make, points said before any name, and «ноль» for a hand with cards or for a
-player who did not go out (only the winner is left with no cards, docs/rules.md) leave the words not
-understood, so that the round is asked about, never guessed.
+and «ноль» are points said about the hand being said; so is a number that could be a rank («девять», "9")
+right after a hand's last card said as a noun and joined by «и» («дама и шестёрка девять», `_points_as_rank`).
+Once the cards are read they are checked: points the hand's cards can make (whatever suit a card of unsaid suit
+turns out to have) are a check passed and change nothing; points they cannot make, points said before any name,
+and «ноль» for a hand with cards or for a player who did not go out (only the winner is left with no cards,
+docs/rules.md) leave the words not understood, so that the round is asked about, never guessed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from companion.core.cards import Card, Suit, fold
 from companion.core.rules import Options
 from companion.core.scoring import score_hand
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import CARD_NOUNS, Tok, past_hesitations
+from companion.language.spoken_words import CARD_NOUNS, Tok, numeral, past_hesitations
 
 _UNITS = {"один": 1, "одно": 1, "одна": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6,
           "семь": 7, "восемь": 8, "девять": 9}
@@ -51,12 +52,38 @@ def _number_at(toks: list[Tok], k: int) -> tuple[int, int, bool]:
     return 0, 0, False
 
 
+_HAND_KINDS = frozenset({"rank", "card", "suit-after"})
+_AFTER_HAND = frozenset({"player", "ambiguous", "stranger", "end"})
+
+
+def _points_as_rank(toks: list[Tok], k: int) -> bool:
+    """«у Эльзы дама и шестёрка девять», «туз и король, э, пятнадцать» (read before): a number word that could be
+    a rank (six to ten), right after a hand's last card said as a noun (its suit too) and joined to the card before
+    by «и», with a name, «у», «а» or the end after it, is the hand's points, not one card more. They are checked
+    against the cards like any points said: points the cards cannot make leave the round asked, never guessed."""
+    if toks[k].kind not in ("rank", "number") or not 6 <= (numeral(toks[k]) or 0) <= 10:
+        return False
+    last = past_hesitations(toks, k - 1, -1)
+    if last >= 0 and toks[last].kind == "suit-after":  # «шестёрка треф девять»
+        last = past_hesitations(toks, last - 1, -1)
+    joined = past_hesitations(toks, last - 1, -1)
+    first = past_hesitations(toks, joined - 1, -1)
+    nxt = past_hesitations(toks, k + 1)
+    ends = nxt >= len(toks) or toks[nxt].kind in _AFTER_HAND or fold(toks[nxt].text) in ("у", "а")
+    return (ends and first >= 0 and toks[last].kind in ("rank", "card") and numeral(toks[last]) is None
+            and toks[joined].kind == "and" and toks[first].kind in _HAND_KINDS)
+
+
 def said_points(toks: list[Tok]) -> list[Tok]:
     """Points said aloud become one «points» token (the words after it fillers); a number of people («шесть
     человек») is the table's size, no card; a number of cards stays."""
     out = list(toks)
     k = 0
     while k < len(toks):
+        if _points_as_rank(toks, k):
+            out[k] = Tok("points", toks[k].text, count=numeral(toks[k]) or 0)
+            k += 1
+            continue
         value, n, above_ten = _number_at(toks, k) if toks[k].kind != "filler" else (0, 0, False)
         noun = past_hesitations(toks, k + n) if n else k  # «15, ага, очков»
         after = fold(toks[noun].text) if n and noun < len(toks) else ""

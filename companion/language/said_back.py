@@ -169,15 +169,16 @@ _TELL = frozenset({"сказать", "сказал", "сказала", "ещё",
 
 
 def remembered(toks: list[Tok]) -> list[Tok]:
-    """«у Олега король и, ой, у Риты ещё туз был», «ой, забыла, у Яши тоже десятка»: «ой», «забыла» before a name
-    and «ещё», «тоже» with a card after it is a card remembered, not the last one taken back nor a hand forgotten:
-    those words carry nothing (with «нет», «вернее» it stays a correction)."""
+    """«у Олега король и, ой, у Риты ещё туз был», «ой, забыла, у Яши тоже десятка», «ой, подожди, у Гули ещё дама
+    была»: «ой», «подожди», «забыла» before a name and «ещё», «тоже» with a card after it is a card remembered, not
+    the last one taken back nor a hand forgotten: those words carry nothing (with «нет», «вернее» it stays a
+    correction)."""
     out = list(toks)
     for k, tok in enumerate(toks):
         if not (tok.kind == "correct" and fold(tok.text) in _OH or fold(tok.text) in FORGOT):
             continue
         name = past_hesitations(toks, k + 1)
-        while name < len(toks) and fold(toks[name].text) in _TO_NAME | FORGOT | _TELL:
+        while name < len(toks) and fold(toks[name].text) in _TO_NAME | FORGOT | _TELL | _OH:  # «ой, подожди, у Гули»
             name = past_hesitations(toks, name + 1)
         more = past_hesitations(toks, name + 1)
         more = past_hesitations(toks, more + 1) if more < len(toks) and fold(toks[more].text) == "же" else more

@@ -2,20 +2,22 @@
 
 The scribe is a player too, but which? «у меня семёрка», «я вышла» are asked, never given to the player named
 before; «я ошиблась», «я не помню», «я диктую» are the scribe talking. Once the scribe has said who they are («это
-Тихон, диктую», «Тихон пишу»), «я», «у меня» are that player.
+Тихон, диктую», «Тихон пишу», «это Мартын пишет»), «я», «у меня» are that player.
 """
 
 from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.morphology import Morphology
-from companion.language.spoken_words import FORGETTING, Tok, past_hesitations
+from companion.language.spoken_words import FORGETTING, HESITATIONS, Tok, past_hesitations
 
 # Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
 _DICTATING = frozenset({"диктовать", "продиктовать", "писать", "записывать"})  # «диктую», «пишу» («говорю»: talk)
 _FIRST_PERSON = ("ю", "у")  # «диктую», «пишу», «записываю»
 _INTRODUCE = frozenset({"это", "я", "тут", "здесь"})  # «это Тихон диктую»
+_THIRD_PERSON = ("ет", "ит")  # «это Мартын пишет», «тут Мартын диктует», «записывает»
+_THIS = frozenset({"это", "тут", "здесь"})
 
 
 def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
@@ -25,7 +27,7 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     named = _named(toks, morphology)
     for k, tok in enumerate(toks):
         if tok.kind == "speaker":
-            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            nxt = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             after_named = named is not None and k > named[2]  # «это Тихон, диктую я, вышел»: Тихон
             says = nxt is None or nxt.kind not in ("win", "play", "draw", "rank", "card", "count", "number")
@@ -52,7 +54,8 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
     """«это Тихон, диктую», «я Тихон, пишу»: a player's name said on its own (not «у Тихона, пишу, …») right before
     a verb of dictating in the first person («говорю» is said in passing too), before any card and not right before
     a win («Аня, пишу, вышла»): the scribe is that player (the player, the index of the name, the index of the
-    verb)."""
+    verb). «это Мартын пишет» too, unless someone says «я диктую» (then «я» is not Мартын)."""
+    third = not any(_scribe_verb(t, morphology) and fold(t.text).endswith(_FIRST_PERSON) for t in toks)
     for k, tok in enumerate(toks[:-1]):
         if tok.kind in ("rank", "card", "count", "win"):
             return None
@@ -63,13 +66,36 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         alone = before is None or before.kind == "end" or fold(before.text) in _INTRODUCE
         then = toks[past_hesitations(toks, at + 1)] if past_hesitations(toks, at + 1) < len(toks) else None
         # «Аня, пишу, вышла»: «пишу» said in passing
-        dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(_FIRST_PERSON)
+        person = _FIRST_PERSON + (_THIRD_PERSON if third and _this_is(toks, k) else ())  # «это Мартын пишет»
+        dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(person)
         dictates = dictates and (then is None or then.kind != "win")
         if tok.kind == "player" and tok.player is not None and alone and dictates:
             return tok.player, k, at
-        if tok.kind == "player" and tok.player is not None and _introduced_after(toks, k, back, morphology):
+        if tok.kind == "player" and tok.player is not None and (_introduced_after(toks, k, back, morphology)
+                                                               or third and _this_is_after(toks, k, back, morphology)):
             return tok.player, k, k
     return None
+
+
+def _this_is(toks: list[Tok], k: int) -> bool:
+    """«это Мартын», «тут, ну, Мартын»: the name said as the one speaking (not «Мартын пишет», which may be someone
+    dictating to Мартын)."""
+    at = k - 1
+    while at >= 0 and (toks[at].kind == "pause" or fold(toks[at].text) in HESITATIONS - _THIS):
+        at -= 1
+    return at >= 0 and fold(toks[at].text) in _THIS
+
+
+def _this_is_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -> bool:
+    """«это пишет Мартын: я вышел», «тут диктует Мартын»: a dictating verb in the third person after «это», «тут»,
+    then the name, with a comma, «я», «у меня» or the end after it (not «это пишет Мартын вышел»)."""
+    verb = toks[back] if back >= 0 else None
+    if verb is None or not _scribe_verb(verb, morphology, _DICTATING) or not fold(verb.text).endswith(_THIRD_PERSON):
+        return False
+    then = past_hesitations(toks, k + 1)
+    said = toks[then] if then < len(toks) else None
+    apart = k + 1 < len(toks) and toks[k + 1].kind in ("pause", "end")
+    return _this_is(toks, back) and (said is None or apart or said.kind == "speaker")
 
 
 def _introduced_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -> bool:
