@@ -59,8 +59,10 @@ _AFTER_HAND = frozenset({"player", "ambiguous", "stranger", "end"})
 def _points_as_rank(toks: list[Tok], k: int) -> bool:
     """«у Эльзы дама и шестёрка девять», «туз и король, э, пятнадцать» (read before): a number word that could be
     a rank (six to ten), right after a hand's last card said as a noun (its suit too) and joined to the card before
-    by «и», with a name, «у», «а» or the end after it, is the hand's points, not one card more. They are checked
-    against the cards like any points said: points the cards cannot make leave the round asked, never guessed."""
+    by «и», with a name, «у», «а» or the end after it, is the hand's points, not one card more; so is the rank of
+    a hand's only card said again as a number right after it («наина восьмёрка восемь»: two eights would be «две
+    восьмёрки»). They are checked against the cards like any points said: points the cards cannot make leave the
+    round asked, never guessed."""
     if toks[k].kind not in ("rank", "number") or not 6 <= (numeral(toks[k]) or 0) <= 10:
         return False
     last = past_hesitations(toks, k - 1, -1)
@@ -70,8 +72,13 @@ def _points_as_rank(toks: list[Tok], k: int) -> bool:
     first = past_hesitations(toks, joined - 1, -1)
     nxt = past_hesitations(toks, k + 1)
     ends = nxt >= len(toks) or toks[nxt].kind in _AFTER_HAND or fold(toks[nxt].text) in ("у", "а")
-    return (ends and first >= 0 and toks[last].kind in ("rank", "card") and numeral(toks[last]) is None
-            and toks[joined].kind == "and" and toks[first].kind in _HAND_KINDS)
+    if not (ends and last >= 0 and toks[last].kind in ("rank", "card") and numeral(toks[last]) is None):
+        return False
+    if joined >= 0 and toks[joined].kind == "and":
+        return first >= 0 and toks[first].kind in _HAND_KINDS
+    only = joined < 0 or toks[joined].kind not in (*_HAND_KINDS, "and", "count", "number")
+    rank = toks[last].rank
+    return only and rank is not None and rank.value == str(numeral(toks[k]))
 
 
 def said_points(toks: list[Tok]) -> list[Tok]:

@@ -3,8 +3,11 @@ ways people speak), each with sentences of my own → hands and readiness, and t
 
 from __future__ import annotations
 
+from companion.core.rules import get_ruleset
 from companion.language.dictation import parse
 from tests.language.phrasings import IGRAFAN, TABLE, hands, read
+
+CLASSIC = get_ruleset("classic").defaults
 
 OLD_NAMES = ["Лукерья", "Аграфена", "Терентий", "Корней"]
 
@@ -141,3 +144,17 @@ def test_hesitations_inside_older_phrasings() -> None:
     assert hands(r)["Борис"] == ["A", "J", "K"] and r.exact
     r = read("у бори т к в это")  # «в это» at the end: a card or a preposition? asked
     assert not r.exact
+
+
+def test_a_lone_cards_rank_said_again_is_its_points() -> None:
+    """The wrongly ready round of the fourteenth blind set (fixed after its one score): «восьмёрка восемь» is one
+    eight and its points, not two eights; the points are checked like any said, and anything else stays as it was."""
+    for said, held in (("у бори восьмёрка восемь", ["8"]), ("борис десятка десять", ["10"]),
+                       ("у бори шестёрка шесть", ["6"])):
+        r = read(said)
+        assert hands(r)["Борис"] == held and r.exact, said
+    assert hands(read("у бори восьмёрка девять"))["Борис"] == ["8", "9"]  # another rank: a card more
+    assert hands(read("у бори валет девять"))["Борис"] == ["9", "J"]  # a figure is no number
+    assert hands(read("у бори туз восьмёрка восемь"))["Борис"] == ["8", "8", "A"]  # not its only card
+    r = parse("аня вышла на тузе пик у бори девятка девять у светы девятка у киры валет", TABLE, CLASSIC)
+    assert not r.exact  # under classic rules a nine is worth 0: «девять» can be no points of it: asked
