@@ -35,6 +35,8 @@ unrecognised words and, where the case says `ready`, the same readiness.
   blind once (71.7 % on 88f4bea, 0 wrongly ready), then read and tuned on: tuning material now;
 - spoken_dev14.toml: issue 21's thirteenth blind set (was spoken_heldout13.toml), scored
   blind once (58.3 % on main after the thirteenth round, 0 wrongly ready), then read and tuned on: tuning material now;
+- spoken_dev15.toml: issue 21's fourteenth blind set (was spoken_heldout14.toml), scored
+  blind once (73.3 % on 73f8b47, 1 wrongly ready, fixed at once), then read: tuning material now;
 - spoken_heldout*.toml, whichever are there: blind sets written by another
   helper, never read while tuning. Every case of such a file is scored as held
   out whatever its `split`, and `--show-failures` names only the ids of its
@@ -71,7 +73,7 @@ SETS = Path(__file__).parent / "round_text_eval"
 DEV_SETS = ("cases.toml", "spoken_dev.toml", "spoken_dev2.toml", "spoken_dev3.toml", "spoken_dev4.toml",
             "spoken_dev5.toml", "spoken_dev6.toml", "spoken_dev7.toml", "spoken_dev8.toml",
             "spoken_dev9.toml", "spoken_dev10.toml", "spoken_dev11.toml", "spoken_dev12.toml",
-            "spoken_dev13.toml", "spoken_dev14.toml")
+            "spoken_dev13.toml", "spoken_dev14.toml", "spoken_dev15.toml")
 HELD_OUT = "spoken_heldout*.toml"  # blind sets: scored, never shown
 GRID_TAPS = 17  # benchmarks/ui_taps.py: a 4-player round with 12 leftover cards
 VOICE_TAPS = 3  # the field, the keyboard's microphone, save
