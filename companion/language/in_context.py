@@ -41,6 +41,7 @@ from companion.language.spoken_words import (
     past_hesitations,
     player_token,
     suit_word_typo,
+    word_past_hesitations,
 )
 from companion.language.suits import colours, suit_first
 from companion.language.vague import either, vague
@@ -347,7 +348,7 @@ def _letters_by_place(toks: list[Tok]) -> list[Tok]:
         if low not in _BEFORE_NOUN or prev is None or prev.kind not in (*_AMONG_CARDS, "number", "count"):
             continue
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        noun = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
+        noun = word_past_hesitations(toks, k + 1)
         if noun is not None and noun.kind == "suit-after" and fold(noun.text).endswith(_GOVERNED_SUIT):
             out[k] = Tok("filler", tok.text)  # «десятка в (вот) червях»: the preposition, the suit governed
         elif noun is not None and fold(noun.text) in _GOVERNED:

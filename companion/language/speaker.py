@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.core.cards import fold
 from companion.language.morphology import Morphology
-from companion.language.spoken_words import FORGETTING, HESITATIONS, Tok, past_hesitations
+from companion.language.spoken_words import FORGETTING, HESITATIONS, Tok, past_hesitations, word_past_hesitations
 
 # Verbs of the one who dictates or writes: «я диктую», «я говорю», «я пишу» say nothing of the round.
 _SCRIBE_VERBS = frozenset({"диктовать", "продиктовать", "говорить", "сказать", "писать", "записать", "записывать"})
@@ -27,7 +27,7 @@ def speaker_by_place(toks: list[Tok], morphology: Morphology) -> list[Tok]:
     named = _named(toks, morphology)
     for k, tok in enumerate(toks):
         if tok.kind == "speaker":
-            nxt = toks[past_hesitations(toks, k + 1)] if past_hesitations(toks, k + 1) < len(toks) else None
+            nxt = word_past_hesitations(toks, k + 1)
             sorry = nxt is not None and nxt.kind == "correct" or _forgets(toks, k + 1)  # «я не помню»: the scribe
             after_named = named is not None and k > named[2]  # «это Тихон, диктую я, вышел»: Тихон
             says = nxt is None or nxt.kind not in ("win", "play", "draw", "rank", "card", "count", "number")
@@ -64,7 +64,7 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
             return None
         verb, before = toks[at], toks[back] if back >= 0 else None
         alone = before is None or before.kind == "end" or fold(before.text) in _INTRODUCE
-        then = toks[past_hesitations(toks, at + 1)] if past_hesitations(toks, at + 1) < len(toks) else None
+        then = word_past_hesitations(toks, at + 1)
         # «Аня, пишу, вышла»: «пишу» said in passing
         person = _FIRST_PERSON + (_THIRD_PERSON if third and _this_is(toks, k) else ())  # «это Мартын пишет»
         dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(person)
@@ -92,8 +92,7 @@ def _this_is_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -
     verb = toks[back] if back >= 0 else None
     if verb is None or not _scribe_verb(verb, morphology, _DICTATING) or not fold(verb.text).endswith(_THIRD_PERSON):
         return False
-    then = past_hesitations(toks, k + 1)
-    said = toks[then] if then < len(toks) else None
+    said = word_past_hesitations(toks, k + 1)
     apart = k + 1 < len(toks) and toks[k + 1].kind in ("pause", "end")
     return _this_is(toks, back) and (said is None or apart or said.kind == "speaker")
 

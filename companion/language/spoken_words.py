@@ -365,6 +365,12 @@ def past_hesitations(toks: Sequence[Tok], k: int, step: int = 1) -> int:
     return k
 
 
+def word_past_hesitations(toks: Sequence[Tok], k: int, step: int = 1) -> Tok | None:
+    """The word `past_hesitations` finds from `k`, or None at either end."""
+    at = past_hesitations(toks, k, step)
+    return toks[at] if 0 <= at < len(toks) else None
+
+
 def numeral(tok: Tok) -> int | None:
     """How many a number word or digits say («три», "3", «пять»), if the token is one."""
     if tok.kind in ("count", "number"):

@@ -161,10 +161,8 @@ class Suits(Corrections):
     def own_suit_follows(self, card: Tok, k: int) -> bool:
         """The card after the suit word at `k` is said with a suit of its own right after it (hesitations aside:
         «туз пиковый туз, так, бубновый»)."""
-        at = next(i for i in range(k + 1, len(self.toks)) if self.toks[i] is card) + 1
-        while at < len(self.toks) and fold(self.toks[at].text) in HESITATIONS:
-            at += 1
-        return at < len(self.toks) and self.toks[at].kind in _SUIT_WORDS
+        said = self.after(next(i for i in range(k + 1, len(self.toks)) if self.toks[i] is card))
+        return said is not None and said.kind in _SUIT_WORDS
 
     def fill_last(self, tok: Tok) -> bool:
         if tok.plural and self.fill_all(tok):
