@@ -322,8 +322,8 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
 
 
 def test_a_square_is_one_text_the_cards_then_the_points_and_the_total() -> None:
-    from companion.web.pages.export import square
     from companion.core.cards import parse_card
+    from companion.web.pages.export import square
     from companion.web.present.series_view import Cell
 
     nbsp = "\u00a0"  # the points stay with the total when a long hand wraps
