@@ -10,7 +10,8 @@ connection closed by the server is sent again on a new one, as a browser does, w
 
 With `events_port` (the server pushes changes: `companion/ops/servers/events.py`) every phone also keeps
 the stream its page keeps open, on a second socket (`follow`): while it is open the phone's polls wait
-`load_phones.SAFETY`, and each `data: changed` starts the phone's next turn at once. How long it took from
+`load_phones.SAFETY`, and the stream's opening and each `data: changed` start the phone's next turn at once
+(the server's `ping` events are read and ignored: a phone on loopback never misses 2.5 of them). How long it took from
 sending a save to each phone of its table hearing its first change after it is kept per step (`push_lags`).
 """
 
@@ -279,6 +280,7 @@ class LeanDriver:
                 if not head.startswith(b"HTTP/1.1 200"):
                     raise ConnectionError(head.split(b"\r\n", 1)[0].decode("latin-1"))
                 phone.streaming = True
+                woken.set()  # as static/app.js: an opened stream asks once what changed meanwhile
                 while chunk := await reader.read(4096):
                     for _ in range(chunk.count(b"data: changed")):
                         saved = self.saved_at.get(phone.table.id)

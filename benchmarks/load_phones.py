@@ -30,7 +30,7 @@ SAVE_EVERY = 30.0
 # and the round page once every hand but the winner's is in
 SEAT_IDLE, SEAT_FAST, SEAT_SENT = 4.0, 1.0, 1.5
 ENTRY = 15.0  # the scorekeeper's round page is open this long before each save
-SAFETY = 30.0  # static/app.js (Live): any poll's period while the phone's pushed stream is open
+SAFETY = 120.0  # static/app.js (Live): any poll's period while the phone's pushed stream is open
 SEAT_HANDS = {"Аня": ["js"], "Борис": ["jh"], "Вера": ["jc"]}  # 2 points each: no series ends during a run
 ANY_ENCODING = {"Accept-Encoding": "gzip, deflate, br"}  # what Locust's FastHttpUser adds when none is named
 LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}  # seat.js asking for a seat's live part
@@ -201,7 +201,7 @@ class Editor(Phone):
     def wait(self) -> float:
         if self.apart:
             return self.pace.wait(SAVE_EVERY)
-        # with a stream its polls are 30 s apart: it still saves when the round is due, as its player does
+        # with a stream its polls are 2 minutes apart: it still saves when the round is due, as its player does
         cap = self.table.save_due if self.streaming and self.table.save_due else float("inf")
         return self.pace.wait(self.period(POLL_EVERY), cap=cap)
 

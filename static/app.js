@@ -2,15 +2,20 @@
 // Where the server pushes (an element with data-events: the events server, companion/ops/servers/events.py),
 // one stream per page says "changed" the moment a write is stored, and every follower asks at once, or, if
 // it asked less than its own pace ago, when that pace is up: a burst of changes (three hands, then the
-// confirmations) costs each phone at most what polling did, and a quiet table nothing. While the stream is
-// open the followers poll only as a safety net (SAFETY_MS); without one (none offered, or broken: the browser
-// opens it again by itself) they poll at their own pace, as before. Followers: the standings (#live, htmx's
-// "live" trigger, every 4 s without a stream) and static/seat.js's draft (`Live.follow`).
+// confirmations) costs each phone at most what polling did, and a quiet table nothing. Whenever the stream
+// opens (again) every follower asks once: what changed while it was closed or opening. While it is open the
+// followers poll only as a safety net (SAFETY_MS: a lost datagram); without one (none offered, or broken: the
+// browser opens it again by itself) they poll at their own pace, as before. The server pings the stream every
+// few seconds (the ping's data: seconds until the next); a stream that stays silent for 2.5 pings is dead
+// though it looks open (a phone's Wi-Fi dropped without the connection being closed): it is opened again.
+// Followers: the standings (#live, htmx's "live" trigger, every 4 s without a stream) and static/seat.js's
+// draft (`Live.follow`).
 (function () {
   "use strict";
   var STANDINGS_MS = 4000;  // the standings' pace
-  var SAFETY_MS = 30000;  // any follower's pace while the stream is open
-  var source = null, sourceUrl = null, open = false, opened = false;
+  var SAFETY_MS = 120000;  // any follower's pace while the stream is open
+  var QUIET_PINGS = 2.5;  // pings missed before a silent stream is taken for dead
+  var source = null, sourceUrl = null, open = false, watchdog = null;
   var followers = [];  // {el, pushed, later}: dropped once el has left the page
 
   function each(what) {
@@ -31,18 +36,27 @@
     if (url && url.charAt(0) === ":") url = location.protocol + "//" + location.hostname + url;  // ":<port>/events/…"
     if (url === sourceUrl) return;
     if (source) source.close();
-    source = null; sourceUrl = url; opened = false;
+    clearTimeout(watchdog);
+    source = null; sourceUrl = url;
     state(false);
     if (!url || !window.EventSource) return;
     source = new EventSource(url);
     source.onopen = function () {
       state(true);
-      if (opened) changed();  // opened again: what changed while it was closed
-      else each("later");  // the polls stretch to the safety net from now
-      opened = true;
+      each("check");  // what changed while it was closed or opening; the polls then stretch to the safety net
     };
     source.onmessage = changed;
+    source.addEventListener("ping", function (e) {  // alive; the next ping within e.data seconds
+      var seconds = Math.min(Math.max(parseFloat(e.data) || 15, 0.2), 60);
+      clearTimeout(watchdog);
+      watchdog = setTimeout(function () {  // silent too long: dead though it looks open
+        sourceUrl = null;
+        if (open) { state(false); changed(); }  // the followers go back to their own pace meanwhile
+        connect();
+      }, seconds * QUIET_PINGS * 1000);
+    });
     source.onerror = function () {
+      clearTimeout(watchdog);  // the browser opens it again by itself
       if (!open) return;
       state(false);  // the followers go back to their own pace until it opens again
       changed();
@@ -53,6 +67,8 @@
   // open, as long as el is on the page; a pushed change asks at once or when pace() is up since the last ask.
   // The handle: now() asks at once, later() waits pace() again from now. One ask at a time: a change pushed
   // while one is on its way is asked about when it is back (an older answer never lands after a newer one).
+  // check() (the stream opened) asks at once without counting as an ask for the pace: a change pushed right
+  // after it is asked about at once too.
   function follow(el, ask, pace) {
     var timer = null, last = 0, asking = false, again = false;
     function later() {
@@ -68,16 +84,16 @@
       asking = false;
       if (again) { again = false; pushed(); } else later();
     }
-    function run() {
+    function run(check) {
       clearTimeout(timer);
       if (!document.contains(el)) return;  // another page was swapped in: stop
       if (document.visibilityState !== "visible") { later(); return; }
       if (asking) { again = true; return; }
       asking = true;
-      last = Date.now();
+      if (check !== true) last = Date.now();
       Promise.resolve(ask()).then(done, done);
     }
-    followers.push({ el: el, later: later, pushed: pushed });
+    followers.push({ el: el, later: later, pushed: pushed, check: function () { run(true); } });
     return { now: run, later: function () { if (!asking) later(); } };
   }
   window.Live = { follow: follow };

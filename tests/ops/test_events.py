@@ -73,12 +73,12 @@ def test_a_stream_hears_each_change_of_its_series_only_and_is_forgotten_when_the
                  asyncio.ensure_future(app(scope("/events/xyz"), other.receive, other.send))]
         await settle()
         assert phone.status == 200 and dict(phone.sent[0]["headers"])[b"content-type"].startswith(b"text/event-stream")
-        assert phone.body == b"retry: 2000\n\n" and app.hub.count == 2
+        assert phone.body == b"retry: 2000\n\nevent: ping\ndata: 15\n\n" and app.hub.count == 2
         app.hub.changed("abc")
         await settle()
         app.hub.changed("abc")
         await settle()
-        assert phone.body.count(b"data: changed\n\n") == 2 and b"data:" not in other.body
+        assert phone.body.count(b"data: changed\n\n") == 2 and b"changed" not in other.body
         phone.gone.set()
         other.gone.set()
         await asyncio.gather(*tasks)
@@ -87,7 +87,7 @@ def test_a_stream_hears_each_change_of_its_series_only_and_is_forgotten_when_the
     asyncio.run(run())
 
 
-def test_a_quiet_stream_gets_a_comment_to_keep_it_open() -> None:
+def test_a_stream_pings_at_once_and_then_whenever_it_is_quiet_saying_when_the_next_comes() -> None:
     async def run() -> None:
         app = EventsApp(0, ping=0.01)
         phone = Phone()
@@ -95,7 +95,9 @@ def test_a_quiet_stream_gets_a_comment_to_keep_it_open() -> None:
         await asyncio.sleep(0.05)
         phone.gone.set()
         await task
-        assert b": ping\n\n" in phone.body and b"data:" not in phone.body
+        assert phone.body.startswith(b"retry: 2000\n\nevent: ping\ndata: 0.01\n\n")  # at once: alive
+        assert phone.body.count(b"event: ping\ndata: 0.01\n\n") >= 3  # then after each quiet 0.01 s
+        assert b"changed" not in phone.body  # a ping is never taken for a change (an event of its own)
 
     asyncio.run(run())
 
