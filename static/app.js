@@ -16,7 +16,7 @@
   var SAFETY_MS = 120000;  // any follower's pace while the stream is open
   var QUIET_PINGS = 2.5;  // pings missed before a silent stream is taken for dead
   var source = null, sourceUrl = null, open = false, watchdog = null;
-  var followers = [];  // {el, pushed, later}: dropped once el has left the page
+  var followers = [];  // {el, pushed, later, check}: dropped once el has left the page
 
   function each(what) {
     followers = followers.filter(function (f) { return document.contains(f.el); });
