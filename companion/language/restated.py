@@ -82,6 +82,8 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS - _SUM_UP
                            or _inside_card(toks, run - 1, start)):
         run -= 1
+    if run > start and _said_over(toks, out, start, past_hesitations(toks, run - 1, -1), run, end):
+        return
     if run <= start or fold(toks[run - 1].text) not in _SUM_UP | TALK:
         _doubled(toks, out, start, end)
         return
@@ -103,6 +105,28 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
                 out[i] = Tok("filler", toks[i].text)
     elif _unsure(again, before, corrected, confirmed, any(t.kind == "count" for t in toks[run:end])):
         out[run - 1] = Tok("hedge", toks[run - 1].text)
+
+
+def _said_over(toks: list[Tok], out: list[Tok], start: int, corr: int, run: int, end: int) -> bool:
+    """«король и девятка, вернее, король и восьмёрка»: right after a correction word, the hand said again from its
+    first card (the same rank, the same suit if one was said), at least as many cards as before it: the hand is
+    said over, and what was said before the correction carries nothing. «король и девятка, нет, туз и восьмёрка»
+    (which of them was wrong?) and a suit lost («туз червей и дама, нет, туз и валет») are read as before (asked)."""
+    if corr < start or toks[corr].kind != "correct" or any(
+            t.kind not in _RUN or t.kind == "count" for t in toks[start:corr] if fold(t.text) not in HESITATIONS):
+        return False
+    first = past_hesitations(toks, corr + 1)
+    if first >= end or toks[first].kind == "and":  # «король и девятка, ой, и король»: one more
+        return False
+    said, again = _cards(toks[start:corr]), _cards(toks[run:end])
+    if len(said) < 2 or len(again) < len(said) or any(t.kind == "count" for t in toks[run:end]):
+        return False
+    if said[0][0] != again[0][0] or said[0][1] not in (None, again[0][1]):
+        return False
+    for i in range(start, run):
+        if toks[i].kind != "filler":
+            out[i] = Tok("filler", toks[i].text)
+    return True
 
 
 def _doubled(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
