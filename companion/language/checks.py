@@ -73,10 +73,11 @@ class Checks(Counts):
         self.want_finish = True
 
     def reach(self, heir: Group | None, group: Group) -> None:
-        """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
+        """«король и туз, точнее туз и дама»: a correction after several cards of one hand may take back the
         last card or the whole list; where the two readings differ (a rank said again, more cards after it),
-        the table is asked. A count said in the correction counts every card of that rank in the hand («дама и
-        дама, нет, одна дама»)."""
+        the table is asked (the hand said over from its first card, «король и туз, точнее король и дама», is read
+        before, `restated._said_over`). A count said in the correction counts every card of that rank in the
+        hand («дама и дама, нет, одна дама»)."""
         if heir is None:
             sized = any(player == self.current for player, _ in self.sizes)  # the size said settles it: asked if not
             if not sized and self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
