@@ -270,13 +270,14 @@ class Corrections:
             self.on_correct(tok, k)
 
     def winner_named_wrong(self, k: int, after: Tok) -> bool:
-        """«вышла Таира, ой, не Таира, Сабрина вышла»: after a correction word, «не» and the winner just named, then
-        another player's name: that name takes the winner's place, as «ой, нет, Сабрина» does. Not after cards said
-        since (whose would they be?), nor with a verb after the name («не Аня вышла, а Вера»: asked)."""
+        """«вышла Таира, ой, не Таира, Сабрина вышла» («…, а Сабрина», «…, вышла Сабрина»): after a correction
+        word, «не» and the winner just named, then another player's name: that name takes the winner's place, as
+        «ой, нет, Сабрина» does. Not after cards said since («…, у Бори туз, нет, не Аня вышла, а Вера»: asked)."""
         at = self.toks.index(after, k + 1)
         then = word_past_hesitations(self.toks, at + 1)
-        if then is not None and fold(then.text) == "а":
-            then = self.after(self.toks.index(then, at + 1))
+        for _ in range(2):  # «не Таира, а Сабрина», «не Таира, вышла Сабрина»
+            if then is not None and (fold(then.text) == "а" or then.kind == "win"):
+                then = self.after(self.toks.index(then, at + 1))
         if (not self.retract or self.named_winner is None or after.player != self.named_winner
                 or self.result.winner != self.named_winner or then is None or then.kind != "player"
                 or then.player == after.player):

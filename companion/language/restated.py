@@ -112,13 +112,16 @@ def _said_over(toks: list[Tok], out: list[Tok], start: int, corr: int, run: int,
     first card (the same rank, the same suit if one was said), at least as many cards as before it: the hand is
     said over, and what was said before the correction carries nothing. «король и девятка, нет, туз и восьмёрка»
     (which of them was wrong?) and a suit lost («туз червей и дама, нет, туз и валет») are read as before (asked)."""
+    head = corr  # «ой, вернее», «нет, нет»: the first of the correction words
+    while head > start and (toks[head - 1].kind in ("correct", "pause") or fold(toks[head - 1].text) in HESITATIONS):
+        head -= 1
     if corr < start or toks[corr].kind != "correct" or any(
-            t.kind not in _RUN or t.kind == "count" for t in toks[start:corr] if fold(t.text) not in HESITATIONS):
+            t.kind not in _RUN or t.kind == "count" for t in toks[start:head] if fold(t.text) not in HESITATIONS):
         return False
     first = past_hesitations(toks, corr + 1)
     if first >= end or toks[first].kind == "and":  # «король и девятка, ой, и король»: one more
         return False
-    said, again = _cards(toks[start:corr]), _cards(toks[run:end])
+    said, again = _cards(toks[start:head]), _cards(toks[run:end])
     if len(said) < 2 or len(again) < len(said) or any(t.kind == "count" for t in toks[run:end]):
         return False
     if said[0][0] != again[0][0] or said[0][1] not in (None, again[0][1]):

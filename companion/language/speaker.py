@@ -60,6 +60,8 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         if tok.kind in ("rank", "card", "count", "win"):
             return None
         at, back = past_hesitations(toks, k + 1), past_hesitations(toks, k - 1, -1)  # «это, ну, Тихон, э, диктую»
+        if at < len(toks) and fold(toks[at].text) == "я" and _this_is(toks, k):  # «это Тихон, я пишу»
+            at = past_hesitations(toks, at + 1)
         if at >= len(toks):
             return None
         verb, before = toks[at], toks[back] if back >= 0 else None
