@@ -122,3 +122,13 @@ def test_no_word_the_reader_knows_is_a_pet_name() -> None:
     words = sorted({fold(w) for w in known if w.isalpha() and not w.isascii()})
     assert len(words) > 500
     assert {w: names.match(w) for w in words if names.match(w)} == {}  # «ага», «из», «семи»: nobody's name
+
+
+def test_hesitations_inside_this_rounds_phrasings() -> None:
+    for said, cards in (("у бори дама и восьмёрка нет э дама и девятка у, ну, светы", ["9", "Q"]),
+                        ("у бори король и девятка вернее король и, ну, восьмёрка, это, у светы", ["8", "K"]),
+                        ("у бори валет значит вот и валет у светы", ["J", "J"])):
+        r = parse("аня вышла на тузе пик " + said + " девятка у киры валет", TABLE, IGRAFAN)
+        assert hands(r)["Борис"] == cards and r.exact, said
+    r = parse("аня вышла на даме червей минус, вот, сорок, у бори туз у светы девятка у киры валет", TABLE, IGRAFAN)
+    assert r.unrecognised == [] and r.exact
