@@ -62,8 +62,9 @@ def _points_as_rank(toks: list[Tok], k: int) -> bool:
     number from two to ten (that could be a rank, or a count with nothing after it to count), right after a hand's
     last card said as a noun (its suit too) and joined to the card before by «и», with a name, «у», «а» or the end
     after it, is the hand's points, not one card more; so is the rank of a hand's only card said again as a number
-    right after it («наина восьмёрка восемь»: two eights would be «две восьмёрки»). They are checked against the
-    cards like any points said: points the cards cannot make leave the round asked, never guessed."""
+    right after it («наина восьмёрка восемь»: two eights would be «две восьмёрки»), and a number up to five after
+    a lone picture card («валет два», «король четыре»). They are checked against the cards like any points said:
+    points the cards cannot make leave the round asked, never guessed."""
     if toks[k].kind not in ("rank", "number", "count") or not 2 <= (numeral(toks[k]) or 0) <= 10:
         return False
     last = past_hesitations(toks, k - 1, -1)
@@ -78,8 +79,8 @@ def _points_as_rank(toks: list[Tok], k: int) -> bool:
     if joined >= 0 and toks[joined].kind == "and":
         return first >= 0 and toks[first].kind in _HAND_KINDS
     only = joined < 0 or toks[joined].kind not in (*_HAND_KINDS, "and", "count", "number")
-    rank = toks[last].rank
-    return only and rank is not None and rank.value == str(numeral(toks[k]))
+    rank, said = toks[last].rank, numeral(toks[k]) or 0
+    return only and rank is not None and (rank.value == str(said) or not rank.value.isdigit() and said <= 5)
 
 
 def said_points(toks: list[Tok]) -> list[Tok]:

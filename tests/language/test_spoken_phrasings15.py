@@ -88,10 +88,12 @@ def test_a_name_after_its_cards_with_a_verb_of_sitting() -> None:
 
 def test_a_hands_points_said_as_a_small_number() -> None:
     for said, cards in (("у бори валет и валет четыре", ["J", "J"]), ("у бори валет и дама пять", ["J", "Q"]),
-                        ("у бори валет и валет 4", ["J", "J"])):
+                        ("у бори валет и валет 4", ["J", "J"]), ("у бори король четыре", ["K"]),
+                        ("у бори валет два", ["J"])):
         r = read(said)
         assert hands(r)["Борис"] == cards and r.exact and r.unrecognised == [], said
-    for said in ("у бори валет и валет три", "у бори валет и валет две"):  # not the hand's 4 points: asked
+    for said in ("у бори валет и валет три", "у бори валет и валет две", "у бори король два",  # not its points
+                 "у бори девятка пять"):
         r = read(said)
         assert not r.exact, said
 
