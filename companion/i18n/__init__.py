@@ -19,6 +19,7 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, Request, request
 from flask.globals import _cv_app
 from flask_babel import Babel, Domain, get_locale
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -170,13 +171,24 @@ def in_both_languages(message: str, **params: Any) -> dict[str, str]:
     return out
 
 
+def template_gettext(message: str, **params: Any) -> Markup:
+    """`_()` in a template: `message` in the request's language as safe HTML, `%(name)s` filled in escaped."""
+    text = Markup(translations().ugettext(message))
+    return text % params if params else text
+
+
+def template_ngettext(singular: str, plural: str, num: int, **params: Any) -> Markup:
+    """`ngettext()` in a template: as `template_gettext`, the form for `num` (`%(num)s` is filled in)."""
+    params.setdefault("num", num)
+    return Markup(translations().ungettext(singular, plural, num)) % params
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     babel = Babel(app, locale_selector=select_language)
     babel.domain_instance = MemoryDomain()
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # the i18n extension adds it
-        gettext=lambda message: translations().ugettext(message),
-        ngettext=lambda singular, plural, n: translations().ungettext(singular, plural, n),
-        newstyle=True,
-    )
+    # Templates call `_()`, `gettext()` and `ngettext()` as Jinja's "newstyle" gettext does (the message is
+    # safe HTML, its parameters are escaped), but directly: Jinja's own wrappers pass the template context
+    # through three calls, 7.7 µs a message against 1 µs, and a standings fragment has 25 to 44 of them.
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
     app.context_processor(lambda: {"lang": current_language(), "languages": LANGUAGES, "lang_url": lang_url})

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core.cards import Card
 from companion.core.rules import StarterRule
 from companion.core.series import PlayerStatus, series_winner
 from companion.i18n import card_text, gettext, ngettext
@@ -41,7 +42,12 @@ class Cell:
     total: int
     typed: bool  # points typed in, cards not entered
     winner: bool
-    cards: str  # the leftover hand as the reader writes it
+    hand: tuple[Card, ...] = ()  # the leftover hand
+
+    @property
+    def cards(self) -> str:
+        """The leftover hand as the reader writes it (written when asked: the standings never show it)."""
+        return " ".join(card_text(c) for c in self.hand)
 
 
 @dataclass(frozen=True)
@@ -120,7 +126,7 @@ def series_view(series: Series) -> SeriesView:
             hand = r.entry.hands.get(name)
             cells.append(Cell(
                 change=r.points.get(name), total=r.totals[name], typed=name in r.entry.typed_points,
-                winner=name == r.entry.winner, cards=" ".join(card_text(c) for c in hand) if hand else "",
+                winner=name == r.entry.winner, hand=hand or (),
             ))
         rounds.append(RoundLine(
             n=r.n, redeal=r.entry.redeal, winner=r.entry.winner, starter=r.starter,

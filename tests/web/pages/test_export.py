@@ -322,16 +322,17 @@ def test_the_pdf_text_has_every_square_with_its_cards_in_both_languages(client: 
 
 
 def test_a_square_is_one_text_the_cards_then_the_points_and_the_total() -> None:
+    from companion.core.cards import parse_card
     from companion.web.pages.export import square
     from companion.web.present.series_view import Cell
 
     nbsp = "\u00a0"  # the points stay with the total when a long hand wraps
-    hand = Cell(change=2, total=-18, typed=False, winner=False, cards="2♣ 10♦")
-    assert square(hand, "Д♣") == f"2♣ 10♦ +2{nbsp}→{nbsp}−18"
-    assert square(Cell(change=-20, total=-20, typed=False, winner=True, cards=""), "Д♣") == f"•Д♣ −20{nbsp}→{nbsp}−20"
-    assert square(Cell(change=30, total=45, typed=True, winner=False, cards=""), "8♦") == f"typed in +30{nbsp}→{nbsp}45"
-    assert square(Cell(change=0, total=12, typed=False, winner=False, cards=""), "8♦") == f"0{nbsp}→{nbsp}12"
-    assert square(Cell(change=None, total=120, typed=False, winner=False, cards=""), "8♦") == "120"
+    hand = Cell(change=16, total=-4, typed=False, winner=False, hand=(parse_card("6♣"), parse_card("10♦")))
+    assert square(hand, "Д♣") == f"6♣ 10♦ +16{nbsp}→{nbsp}−4"
+    assert square(Cell(change=-20, total=-20, typed=False, winner=True), "Д♣") == f"•Д♣ −20{nbsp}→{nbsp}−20"
+    assert square(Cell(change=30, total=45, typed=True, winner=False), "8♦") == f"typed in +30{nbsp}→{nbsp}45"
+    assert square(Cell(change=0, total=12, typed=False, winner=False), "8♦") == f"0{nbsp}→{nbsp}12"
+    assert square(Cell(change=None, total=120, typed=False, winner=False), "8♦") == "120"
 
 
 def test_two_players_the_other_one_wins() -> None:
