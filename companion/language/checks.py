@@ -37,6 +37,9 @@ _AROUND_CARDS = frozenset(
 )
 
 
+_LEFT_WITH = ("оста", "сид", "застр", "завис", "торч")  # «остался», «сидит», «застряла», «завис», «торчит» с …
+
+
 class Checks(Counts):
     """The reader's state these checks read (the fields live in dictation._Reader)."""
 
@@ -70,10 +73,11 @@ class Checks(Counts):
         self.want_finish = True
 
     def reach(self, heir: Group | None, group: Group) -> None:
-        """«король и туз, точнее король и дама»: a correction after several cards of one hand may take back the
+        """«король и туз, точнее туз и дама»: a correction after several cards of one hand may take back the
         last card or the whole list; where the two readings differ (a rank said again, more cards after it),
-        the table is asked. A count said in the correction counts every card of that rank in the hand («дама и
-        дама, нет, одна дама»)."""
+        the table is asked (the hand said over from its first card, «король и туз, точнее король и дама», is read
+        before, `restated._said_over`). A count said in the correction counts every card of that rank in the
+        hand («дама и дама, нет, одна дама»)."""
         if heir is None:
             sized = any(player == self.current for player, _ in self.sizes)  # the size said settles it: asked if not
             if not sized and self.fixed is not None and self.fixed == (self.clause, self.current, self.stranger):
@@ -290,8 +294,9 @@ class Checks(Counts):
         return False
 
     def cards_before_name(self, tok: Tok, k: int) -> None:
-        """«а с тузом и королём остался Саша»: cards after «с» and then a name are that name's, not the
-        player's said before."""
+        """«а с тузом и королём остался Саша», «с девяткой и шестёркой сидит Рубен»: cards after «с» and then a name
+        are that name's, not the player's said before (right after a hand, only with a verb of being left with them:
+        «остался», «сидит», «застрял», «завис», «торчит»)."""
         if fold(tok.text) not in _WITH or (self.current is not None and not self.listed):  # «Шурик с тузом»
             return
         cards, stays = False, False
@@ -301,7 +306,7 @@ class Checks(Counts):
             if after.kind not in _AROUND_CARDS or fold(after.text) in _NAME_BEFORE:
                 return
             cards = cards or after.kind in ("rank", "card")
-            stays = stays or fold(after.text).startswith("оста")
+            stays = stays or fold(after.text).startswith(_LEFT_WITH)
         else:
             return
         joined = k > 0 and self.toks[k - 1].kind in ("rank", "card", "suit-after") and self.current is not None

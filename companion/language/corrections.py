@@ -14,7 +14,16 @@ from dataclasses import dataclass
 
 from companion.core.cards import Rank, Suit, fold
 from companion.language.settle import ParsedRound
-from companion.language.spoken_words import ABSENT, FORGETTING, FORGOT, HESITATIONS, HOLDING, Tok, past_hesitations
+from companion.language.spoken_words import (
+    ABSENT,
+    FORGETTING,
+    FORGOT,
+    HESITATIONS,
+    HOLDING,
+    Tok,
+    past_hesitations,
+    word_past_hesitations,
+)
 
 CARDS = ("rank", "card")
 CARD_SAID = ("rank", "card", "suit-after", "suit-letter")  # a card said, its suit after it or not
@@ -243,6 +252,8 @@ class Corrections:
         if after is not None and fold(after.text) in HOLDING and (before is None or before.kind not in CARD_SAID):
             return  # «у Сони карт не осталось»: a hand said empty, nothing taken back («туза не было»: as before)
         nxt = self.next(k, SKIPPED)
+        if after is not None and self.winner_named_wrong(k, after):
+            return
         if after is not None and after.kind in ("player", "ambiguous"):  # «нет, не Аня вышла, а Вера»: asked
             self.doubts.append(f"{tok.text} {after.text}")
             self.unclear.append(self.last.owner if self.last is not None else None)
@@ -257,6 +268,22 @@ class Corrections:
                 self.replace = self.moved = None
         else:
             self.on_correct(tok, k)
+
+    def winner_named_wrong(self, k: int, after: Tok) -> bool:
+        """«вышла Таира, ой, не Таира, Сабрина вышла» («…, а Сабрина», «…, вышла Сабрина»): after a correction
+        word, «не» and the winner just named, then another player's name: that name takes the winner's place, as
+        «ой, нет, Сабрина» does. Not after cards said since («…, у Бори туз, нет, не Аня вышла, а Вера»: asked)."""
+        at = self.toks.index(after, k + 1)
+        then = word_past_hesitations(self.toks, at + 1)
+        for _ in range(2):  # «не Таира, а Сабрина», «не Таира, вышла Сабрина»
+            if then is not None and (fold(then.text) == "а" or then.kind == "win"):
+                then = self.after(self.toks.index(then, at + 1))
+        if (not self.retract or self.named_winner is None or after.player != self.named_winner
+                or self.result.winner != self.named_winner or then is None or then.kind != "player"
+                or then.player == after.player):
+            return False
+        self.consumed.add(at)
+        return True
 
     def not_this_suit(self, k: int, nxt: Tok) -> bool:
         """«семёрка треф, а не пик»: after a card said with another suit, «а не» names the suit it is not."""

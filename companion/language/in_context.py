@@ -149,8 +149,9 @@ def _points_by_place(toks: list[Tok]) -> list[Tok]:
     «минус» is no card and no word left unread."""
     out = list(toks)
     for k, tok in enumerate(toks[:-1]):
-        if fold(tok.text) in _MINUS and toks[k + 1].kind in _POINTS:
-            out[k], out[k + 1] = Tok("filler", tok.text), Tok("filler", toks[k + 1].text)
+        at = past_hesitations(toks, k + 1)  # «минус, вот, сорок»
+        if fold(tok.text) in _MINUS and at < len(toks) and toks[at].kind in _POINTS:
+            out[k], out[at] = Tok("filler", tok.text), Tok("filler", toks[at].text)
     return said_points(out)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from companion.core.cards import fold
+from companion.core.cards import card_word, fold
 from companion.language.morphology import Morphology
 
 PET_NAMES = Path(__file__).with_name("pet_names.toml")
@@ -187,6 +187,8 @@ class PlayerNames:
     def _by_ending(self, low: str) -> tuple[str, ...]:
         """«Катюхе», «Бориса» where the dictionary does not know the form: a name's stem and a case ending; or
         the stem, a diminutive suffix and an ending («Полинки», «Зойке», «Олеськи»). Two players: both."""
+        if card_word(low) is not None:  # «семи» is a seven's case, not Сёма's
+            return ()
         best, found = 0, set()
         for form, players in self.forms.items():
             if " " in form:

@@ -4,7 +4,8 @@
 Points are never turned into cards: a hand's points can be many hands. A number said with «очко», «очка»,
 «очков» after it, a number word above ten said on its own («двадцать три», «шестьдесят»; «десять» is a ten),
 and «ноль» are points said about the hand being said; so is a number that could be a rank («девять», "9")
-right after a hand's last card said as a noun and joined by «и» («дама и шестёрка девять», `_points_as_rank`).
+right after a hand's last card said as a noun and joined by «и» («дама и шестёрка девять», «валет и валет
+четыре», `_points_as_rank`).
 Once the cards are read they are checked: points the hand's cards can make (whatever suit a card of unsaid suit
 turns out to have) are a check passed and change nothing; points they cannot make, points said before any name,
 and «ноль» for a hand with cards or for a player who did not go out (only the winner is left with no cards,
@@ -57,13 +58,14 @@ _AFTER_HAND = frozenset({"player", "ambiguous", "stranger", "end"})
 
 
 def _points_as_rank(toks: list[Tok], k: int) -> bool:
-    """«у Эльзы дама и шестёрка девять», «туз и король, э, пятнадцать» (read before): a number word that could be
-    a rank (six to ten), right after a hand's last card said as a noun (its suit too) and joined to the card before
-    by «и», with a name, «у», «а» or the end after it, is the hand's points, not one card more; so is the rank of
-    a hand's only card said again as a number right after it («наина восьмёрка восемь»: two eights would be «две
-    восьмёрки»). They are checked against the cards like any points said: points the cards cannot make leave the
-    round asked, never guessed."""
-    if toks[k].kind not in ("rank", "number") or not 6 <= (numeral(toks[k]) or 0) <= 10:
+    """«у Эльзы дама и шестёрка девять», «валет и валет четыре», «туз и король, э, пятнадцать» (read before): a
+    number from two to ten (that could be a rank, or a count with nothing after it to count), right after a hand's
+    last card said as a noun (its suit too) and joined to the card before by «и», with a name, «у», «а» or the end
+    after it, is the hand's points, not one card more; so is the rank of a hand's only card said again as a number
+    right after it («наина восьмёрка восемь»: two eights would be «две восьмёрки»), and a number up to five after
+    a lone picture card («валет два», «король четыре»). They are checked against the cards like any points said:
+    points the cards cannot make leave the round asked, never guessed."""
+    if toks[k].kind not in ("rank", "number", "count") or not 2 <= (numeral(toks[k]) or 0) <= 10:
         return False
     last = past_hesitations(toks, k - 1, -1)
     if last >= 0 and toks[last].kind == "suit-after":  # «шестёрка треф девять»
@@ -77,8 +79,8 @@ def _points_as_rank(toks: list[Tok], k: int) -> bool:
     if joined >= 0 and toks[joined].kind == "and":
         return first >= 0 and toks[first].kind in _HAND_KINDS
     only = joined < 0 or toks[joined].kind not in (*_HAND_KINDS, "and", "count", "number")
-    rank = toks[last].rank
-    return only and rank is not None and rank.value == str(numeral(toks[k]))
+    rank, said = toks[last].rank, numeral(toks[k]) or 0
+    return only and rank is not None and (rank.value == str(said) or not rank.value.isdigit() and said <= 5)
 
 
 def said_points(toks: list[Tok]) -> list[Tok]:

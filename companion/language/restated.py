@@ -76,6 +76,8 @@ def summed_up(toks: list[Tok]) -> list[Tok]:
 def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     """The hand said between `start` and `end` (no name, end or verb inside): rewrite it in `out` if it is summed
     up at its end."""
+    if _said_over(toks, out, start, end):
+        return
     while end > start and toks[end - 1].kind in ("filler", "and", "pause") and fold(toks[end - 1].text) in _BEFORE_NAME:
         end -= 1  # «… восьмёрка и десятка, а у Леси»
     run = end
@@ -95,14 +97,46 @@ def _sum_up_hand(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:
     corrected = any(t.kind in ("correct", "not") or fold(t.text) in TALK for t in toks[start:run])
     again, before = _ranks(toks[run:end]), _ranks(toks[start:marker])
     confirmed = fold(toks[run - 1].text) in _SUM_UP  # «ну», «значит» right before the cards: the scribe sums up
-    if marker > start and fold(toks[marker - 1].text) in _MORE:
-        return  # «король и, ну, туз»: one more card
+    then = past_hesitations(toks, run, 1)
+    if marker > start and fold(toks[marker - 1].text) in _MORE or then < end and toks[then].kind == "and":
+        return  # «король и, ну, туз», «валет, значит, вот и валет»: one more card
     if corrected and confirmed and again and set(again) <= set(before) and _restates(toks[start:marker], toks[run:end]):
         for i in range(start, run):
             if toks[i].kind != "filler":
                 out[i] = Tok("filler", toks[i].text)
     elif _unsure(again, before, corrected, confirmed, any(t.kind == "count" for t in toks[run:end])):
         out[run - 1] = Tok("hedge", toks[run - 1].text)
+
+
+def _said_over(toks: list[Tok], out: list[Tok], start: int, end: int) -> bool:
+    """«король и девятка, вернее, король и восьмёрка»: right after a correction word, the hand said again from its
+    first card (the same rank, the same suit if one was said), at least as many cards as before it: the hand is
+    said over, and what was said before the correction carries nothing. «король и девятка, нет, туз и восьмёрка»
+    (which of them was wrong?) and a suit lost («туз червей и дама, нет, туз и валет») are read as before (asked)."""
+    while end > start and (toks[end - 1].kind == "pause" or fold(toks[end - 1].text) in _BEFORE_NAME | HESITATIONS):
+        end -= 1  # «…, ну, у Аделаиды»
+    run = end
+    while run > start and (toks[run - 1].kind in _RUN or fold(toks[run - 1].text) in HESITATIONS):
+        run -= 1  # «дама, ну, и девятка»
+    corr = run - 1
+    head = corr  # «ой, вернее», «нет, нет»: the first of the correction words
+    while head > start and (toks[head - 1].kind in ("correct", "pause") or fold(toks[head - 1].text) in HESITATIONS):
+        head -= 1
+    if corr < start or toks[corr].kind != "correct" or any(
+            t.kind not in _RUN or t.kind == "count" for t in toks[start:head] if fold(t.text) not in HESITATIONS):
+        return False
+    first = past_hesitations(toks, corr + 1)
+    if first >= end or toks[first].kind == "and":  # «король и девятка, ой, и король»: one more
+        return False
+    said, again = _cards(toks[start:head]), _cards(toks[run:end])
+    if len(said) < 2 or len(again) < len(said) or any(t.kind == "count" for t in toks[run:end]):
+        return False
+    if said[0][0] != again[0][0] or said[0][1] not in (None, again[0][1]):
+        return False
+    for i in range(start, run):
+        if toks[i].kind != "filler":
+            out[i] = Tok("filler", toks[i].text)
+    return True
 
 
 def _doubled(toks: list[Tok], out: list[Tok], start: int, end: int) -> None:

@@ -60,6 +60,8 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         if tok.kind in ("rank", "card", "count", "win"):
             return None
         at, back = past_hesitations(toks, k + 1), past_hesitations(toks, k - 1, -1)  # «это, ну, Тихон, э, диктую»
+        if at < len(toks) and fold(toks[at].text) == "я" and _this_is(toks, k):  # «это Тихон, я пишу»
+            at = past_hesitations(toks, at + 1)
         if at >= len(toks):
             return None
         verb, before = toks[at], toks[back] if back >= 0 else None
@@ -68,7 +70,7 @@ def _named(toks: list[Tok], morphology: Morphology) -> tuple[str, int, int] | No
         # «Аня, пишу, вышла»: «пишу» said in passing
         person = _FIRST_PERSON + (_THIRD_PERSON if third and _this_is(toks, k) else ())  # «это Мартын пишет»
         dictates = _scribe_verb(verb, morphology, _DICTATING) and fold(verb.text).endswith(person)
-        dictates = dictates and (then is None or then.kind != "win")
+        dictates = dictates and (then is None or then.kind != "win" or _win_of_another(toks, at + 1, tok.player))
         if tok.kind == "player" and tok.player is not None and alone and dictates:
             return tok.player, k, at
         if tok.kind == "player" and tok.player is not None and (_introduced_after(toks, k, back, morphology)
@@ -94,7 +96,18 @@ def _this_is_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -
         return False
     said = word_past_hesitations(toks, k + 1)
     apart = k + 1 < len(toks) and toks[k + 1].kind in ("pause", "end")
-    return _this_is(toks, back) and (said is None or apart or said.kind == "speaker")
+    first = past_hesitations(toks, 0) == back  # «пишет Панкрат: вышел Фадей …», the first words of the text
+    return (_this_is(toks, back) or first) and (said is None or apart or said.kind == "speaker"
+                                               or _win_of_another(toks, k + 1, toks[k].player))
+
+
+def _win_of_another(toks: list[Tok], k: int, scribe: str | None) -> bool:
+    """«это Ясмина, записываю, вышел Ислам»: a verb of going out at `k` whose own subject, another player, is said
+    right after it: the name before is not the one who went out, so it is the scribe's."""
+    at = past_hesitations(toks, k)
+    said = word_past_hesitations(toks, at + 1)
+    return (at < len(toks) and toks[at].kind == "win" and said is not None and said.kind == "player"
+            and said.player is not None and said.player != scribe)
 
 
 def _introduced_after(toks: list[Tok], k: int, back: int, morphology: Morphology) -> bool:

@@ -547,8 +547,11 @@ def test_a_suit_word_before_i_belongs_to_the_card_before() -> None:
 
 def test_a_correction_after_several_cards_whose_reach_is_unclear_is_asked() -> None:
     players = ["Маша", "Миша", "Дима"]
-    r = parse("маша вышла на тузе пик у миши король и туз точнее король и дама у димы дама пик", players, IGRAFAN)
+    r = parse("маша вышла на тузе пик у миши король и туз точнее туз и дама у димы дама пик", players, IGRAFAN)
     assert not r.exact and [q.kind for q in r.questions if q.kind == "unclear-correction"]
+    # the hand said over from its first card (fifteenth round: «король и девятка, вернее, король и восьмёрка»)
+    r = parse("маша вышла на тузе пик у миши король и туз точнее король и дама у димы дама пик", players, IGRAFAN)
+    assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["K", "Q"]
     r = parse("маша вышла на тузе пик у миши король и туз точнее дама у димы дама пик", players, IGRAFAN)
     assert r.exact and sorted(s.rank.value for s in r.hands["Миша"]) == ["K", "Q"]
     r = parse("маша вышла на тузе пик у миши семёрка нет восьмёрка и король у димы дама пик", players, IGRAFAN)
