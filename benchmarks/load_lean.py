@@ -11,6 +11,8 @@ connection closed by the server is sent again on a new one, as a browser does, w
 With `events_port` (the server pushes changes: `companion/ops/servers/events.py`) every phone also keeps
 the stream its page keeps open, on a second socket (`follow`): while it is open the phone's polls wait
 `load_phones.SAFETY`, and the stream's opening and each `data: changed` start the phone's next turn at once
+(a viewer's stream brings the new standings whole, `event: standings`: the phone takes their version and asks
+nothing)
 (the server's `ping` events are read and ignored: a phone on loopback never misses 2.5 of them). How long it took from
 sending a save to each phone of its table hearing its first change after it is kept per step (`push_lags`).
 """
@@ -269,7 +271,7 @@ class LeanDriver:
         await asyncio.sleep(delay)
         woken = self.woken.setdefault(id(phone), asyncio.Event())
         timed = 0.0  # the save whose push this phone has timed (only the first change after a save counts)
-        request = (f"GET /events/{phone.table.id} HTTP/1.1\r\nHost: 127.0.0.1:{self.events_port}\r\n"
+        request = (f"GET {phone.stream()} HTTP/1.1\r\nHost: 127.0.0.1:{self.events_port}\r\n"
                    "Accept: text/event-stream\r\nUser-Agent: load.py-lean\r\n\r\n").encode()
         while True:
             writer = None
@@ -281,13 +283,21 @@ class LeanDriver:
                     raise ConnectionError(head.split(b"\r\n", 1)[0].decode("latin-1"))
                 phone.streaming = True
                 woken.set()  # as static/app.js: an opened stream asks once what changed meanwhile
-                while chunk := await reader.read(4096):
-                    for _ in range(chunk.count(b"data: changed")):
+                heard = b""
+                while chunk := await reader.read(65536):
+                    *events, heard = (heard + chunk).split(b"\n\n")
+                    for event in events:  # each begins with the chunk's size line (the stream is chunked)
+                        standings = b"event: standings" in event
+                        if not standings and b"data: changed" not in event:
+                            continue  # a ping, the retry
                         saved = self.saved_at.get(phone.table.id)
                         if saved is not None and saved != timed:
                             timed = saved
                             self.push_lags.append((time.perf_counter() - saved) * 1000)
-                        woken.set()
+                        if standings:  # the new standings, whole: nothing to ask
+                            phone.pushed_standings(event.decode("utf-8", "replace"))
+                        else:
+                            woken.set()
             except (OSError, asyncio.IncompleteReadError, ConnectionError) as failure:
                 self.failures["GET", "stream", f"{type(failure).__name__}: {failure}"] += 1
             finally:

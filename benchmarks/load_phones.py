@@ -132,6 +132,17 @@ class Phone:
         self.streaming = False
         self.last_act = 0.0
 
+    def stream(self) -> str:
+        """The path of the page's pushed stream: a reader's standings come whole (`?live=ru`), the other pages hear
+        `changed` and ask for themselves."""
+        return f"/events/{self.table.id}"
+
+    def pushed_standings(self, html: str) -> None:
+        """The reader's standings were pushed whole: the phone holds their version (its next poll says so)."""
+        found = re.search(r"hx-headers='([^']*)'", html)
+        if found:
+            self.etag = json.loads(found.group(1)).get("If-None-Match") or self.etag
+
     def period(self, seconds: float) -> float:
         """A poll's period: as without a stream, or the safety net's while the stream is open."""
         return max(seconds, SAFETY) if self.streaming else seconds
@@ -164,11 +175,14 @@ class Phone:
 
 
 class Viewer(Phone):
-    """A phone watching the standings: the fragment every 4 s."""
+    """A phone watching the standings (a view link): the fragment every 4 s; with push, pushed whole."""
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.pace = Every()
+
+    def stream(self) -> str:
+        return f"/events/{self.table.id}?live=ru"
 
     def act(self) -> Acts:
         yield from self.poll_fragment()
@@ -178,17 +192,23 @@ class Viewer(Phone):
 
 
 class Editor(Phone):
-    """The phone that keeps the score: it polls like the others and saves a round every 30 s (`apart`: it only
-    saves, on a connection of its own: a fourth phone per table)."""
+    """The phone that keeps the score: it follows its own standings (an editor's, with the buttons to change a
+    round: its edit link opened first, as the scorekeeper does) like the others follow theirs, and saves a round
+    every 30 s (`apart`: it only saves, on a connection of its own: a fourth phone per table)."""
 
     def __init__(self, table: Table, apart: bool) -> None:
         super().__init__(table)
         self.apart, self.k, self.pace = apart, ROUNDS_BEFORE, Every()
+        self.opened = apart
 
     def start(self) -> None:
         self.table.save_due = time.monotonic() + random.uniform(0, SAVE_EVERY + ENTRY)
 
     def act(self) -> Acts:
+        if not self.opened:  # the edit link (a 303 to the standings, followed): the phone holds the edit rights
+            self.opened = True
+            yield Request("edit link", "GET", f"/series/{self.table.id}/edit?token={self.table.token}",
+                          dict(ANY_ENCODING))
         if not self.apart:
             yield from self.poll_fragment()
             assert self.table.save_due is not None

@@ -1,6 +1,7 @@
 // Live: how a page that follows a series (the standings, the round page's draft, a seat) learns of changes.
 // Where the server pushes (an element with data-events: the events server, companion/ops/servers/events.py),
-// one stream per page says "changed" the moment a write is stored, and every follower asks at once, or, if
+// one stream per page says "changed" the moment a write is stored (a reader's standings come whole instead:
+// `standings` below), and every follower asks at once, or, if
 // it asked less than its own pace ago, when that pace is up: a burst of changes (three hands, then the
 // confirmations) costs each phone at most what polling did, and a quiet table nothing. Whenever the stream
 // opens (again) every follower asks once: what changed while it was closed or opening. While it is open the
@@ -46,6 +47,7 @@
       each("check");  // what changed while it was closed or opening; the polls then stretch to the safety net
     };
     source.onmessage = changed;
+    source.addEventListener("standings", function (e) { standings(e.data); });
     source.addEventListener("ping", function (e) {  // alive; the next ping within e.data seconds
       var seconds = Math.min(Math.max(parseFloat(e.data) || 15, 0.2), 60);
       clearTimeout(watchdog);
@@ -61,6 +63,21 @@
       state(false);  // the followers go back to their own pace until it opens again
       changed();
     };
+  }
+
+  // A reader's standings pushed whole (the page's stream asked ?live=<language>): swapped in as a poll's answer
+  // would be, without asking; only a newer version than the one on screen (a poll's answer may have passed it).
+  function standings(html) {
+    var now = document.getElementById("live");
+    var made = document.createElement("template");
+    made.innerHTML = html;
+    var next = made.content.firstElementChild;
+    if (!now || !next || next.id !== "live" || !newer(next.dataset.version, now.dataset.version)) return;
+    htmx.swap(now, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+  }
+  function newer(a, b) {  // versions "12" or "12.3" (a series' version, then its confirmations)
+    var x = String(a || "").split(".").map(Number), y = String(b || "").split(".").map(Number);
+    return (x[0] || 0) !== (y[0] || 0) ? (x[0] || 0) > (y[0] || 0) : (x[1] || 0) > (y[1] || 0);
   }
 
   // ask() (may return a promise) now and then every pace() ms, stretched to SAFETY_MS while the stream is

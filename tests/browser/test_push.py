@@ -47,10 +47,13 @@ def pushed_url(tmp_path_factory: pytest.TempPathFactory, events_port: int) -> It
 
 
 @pytest.fixture
-def events_server(events_port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """The events server, in a process of its own as under `companion serve`."""
-    process = subprocess.Popen([sys.executable, "-c", "from companion.ops.servers.events import run_events; "
-                                f"run_events('127.0.0.1', {events_port})"], cwd=ROOT)
+def events_server(events_port: int, pushed_url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """The events server, in a process of its own as under `companion serve`, fetching a reader's standings from
+    the app (`events.Source`)."""
+    app = pushed_url.rsplit(":", 1)[1]
+    process = subprocess.Popen([sys.executable, "-c", "from companion.ops.servers.events import run_events, Source; "
+                                f"run_events('127.0.0.1', {events_port}, None, "
+                                f"Source('127.0.0.1', {app}, '127.0.0.1:{app}'))"], cwd=ROOT)
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", events_port), timeout=1).close()
@@ -87,6 +90,40 @@ def test_a_saved_round_reaches_a_following_phone_at_once(new_page: Any, pushed_u
                                                       "typed_points": {"Борис": 17}})
     expect(total).to_have_text("17", timeout=1500)
     print(f"\npushed: the round on the viewer's phone {time.monotonic() - started:.2f} s after the save")
+
+
+def test_a_viewer_is_pushed_the_new_standings_whole_and_the_editor_asks_for_its_own(new_page: Any, pushed_url: str,
+                                                                                     events_server: Any) -> None:
+    viewer, editor = new_page(), new_page()
+    series_id, token = series_with_token(editor, pushed_url, ["Аня", "Борис"])
+    editor.goto(f"{pushed_url}/series/{series_id}/edit?token={token}")
+    editor.goto(f"{pushed_url}/series/{series_id}")
+    viewer.goto(f"{pushed_url}/series/{series_id}")
+    expect(viewer.locator(PUSHED)).to_have_count(1)
+    expect(editor.locator(PUSHED)).to_have_count(1)
+    viewer.wait_for_timeout(300)  # the stream's opening asked once what changed meanwhile
+    asked: list[str] = []
+    viewer.on("request", lambda request: asked.append(request.url))
+    started = time.monotonic()
+    save_round(editor, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
+                                                      "typed_points": {"Борис": 17}})
+    expect(viewer.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("17", timeout=1500)
+    print(f"\npushed whole: the round on the viewer's phone {time.monotonic() - started:.2f} s after the save")
+    assert asked == []  # nothing asked: the events server fetched it once for every viewer of the series
+    expect(viewer.locator("#live")).to_have_attribute("data-version", "2")
+    expect(viewer.get_by_role("link", name="Исправить раунд 1")).to_have_count(0)  # a reader's standings
+    # the editor's standings carry its buttons: its page asks for them itself
+    expect(editor.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("17", timeout=1500)
+    expect(editor.get_by_role("link", name="Исправить раунд 1")).to_have_count(1)
+    viewer.reload()  # a stale push (an older version than the one on screen) is not swapped in
+    expect(viewer.locator(PUSHED)).to_have_count(1)
+    viewer.evaluate("""() => document.getElementById("live").dataset.version = "9" """)
+    save_round(editor, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
+                                                      "typed_points": {"Борис": 3}})
+    # the editor asks at its own pace: 4 s after its last ask
+    expect(editor.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("20", timeout=6000)
+    viewer.wait_for_timeout(500)
+    expect(viewer.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("17")
 
 
 def test_a_hand_sent_from_a_seat_reaches_the_round_page_at_once(new_page: Any, pushed_url: str,

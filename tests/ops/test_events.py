@@ -12,7 +12,7 @@ import time
 import urllib.request
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -169,13 +169,89 @@ def test_the_app_names_a_changed_series_in_a_datagram_and_its_streams_hear_it() 
 def test_hub_wakes_every_follower_of_a_series() -> None:
     async def run() -> None:
         hub = Hub()
-        a, b = hub.follow("s"), hub.follow("s")
+        a, b = hub.follow("s"), hub.follow("s", live="ru")  # no source: a reader's standings come as `changed` too
         hub.changed("s")
         hub.changed("t")  # nobody follows it: nothing happens
-        assert a.is_set() and b.is_set()
+        assert a.woken.is_set() and b.woken.is_set()
+        assert a.take() == b.take() == b"data: changed\n\n"
+        assert not a.woken.is_set() and a.take() == b""
         hub.leave("s", a)
         hub.leave("s", a)  # twice: counted once
         assert hub.count == 1
+
+    asyncio.run(run())
+
+
+class Standings:
+    """A stand-in for the app's standings (`events.Source`): what each fetch answers, and what it was asked."""
+
+    def __init__(self, *answers: Any, **by_language: Any) -> None:
+        self.answers = {"ru": list(answers), **{k: [v] for k, v in by_language.items()}}
+        self.asked: list[tuple[str, str, str | None]] = []
+        self.hold = asyncio.Event()
+        self.hold.set()
+
+    async def standings(self, series_id: str, language: str, etag: str | None) -> tuple[str, bytes] | None:
+        self.asked.append((series_id, language, etag))
+        await self.hold.wait()
+        answer = self.answers[language].pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return cast("tuple[str, bytes] | None", answer)
+
+
+def test_a_readers_standings_are_fetched_once_per_change_and_language_and_pushed_whole() -> None:
+    async def run() -> None:
+        source = Standings(('W/"v2-ru-r-f"', b'<section id="live" data-version="2">\n<p>17</p>\r\n</section>'),
+                           en=('W/"v2-en-r-f"', b'<section id="live">en</section>'))
+        hub = Hub(source)  # type: ignore[arg-type]
+        ru = [hub.follow("s", live="ru") for _ in range(3)]
+        en, plain = hub.follow("s", live="en"), hub.follow("s")
+        hub.changed("s")
+        await settle()
+        assert sorted(source.asked) == [("s", "en", None), ("s", "ru", None)]  # once per language, for 4 phones
+        event = (b'event: standings\ndata: <section id="live" data-version="2">\ndata: <p>17</p>\n'
+                 b"data: </section>\n\n")
+        assert [f.take() for f in ru] == [event] * 3
+        assert en.take() == b'event: standings\ndata: <section id="live">en</section>\n\n'
+        assert plain.take() == b"data: changed\n\n"  # a seat or an editor asks for itself
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("answer", [events.NOT_MODIFIED, None, OSError("refused"), TimeoutError()])
+def test_unchanged_standings_push_nothing_and_a_failed_fetch_lets_the_phones_ask(answer: Any) -> None:
+    async def run() -> bytes:
+        source = Standings(('W/"v1-ru-r-f"', b"<section id=\"live\">1</section>"), answer)
+        hub = Hub(source)  # type: ignore[arg-type]
+        follower = hub.follow("s", live="ru")
+        hub.changed("s")
+        await settle()
+        follower.take()
+        hub.changed("s")  # a hand in the draft: the standings are as they were
+        await settle()
+        assert source.asked[1] == ("s", "ru", 'W/"v1-ru-r-f"')  # asked with what was pushed last: a 304
+        return follower.take()
+
+    assert asyncio.run(run()) == (b"" if answer == events.NOT_MODIFIED else b"data: changed\n\n")
+
+
+def test_a_change_during_a_fetch_is_fetched_again_once_and_the_newest_is_pushed() -> None:
+    async def run() -> None:
+        source = Standings(('W/"v2-ru-r-f"', b"2"), ('W/"v4-ru-r-f"', b"4"))
+        hub = Hub(source)  # type: ignore[arg-type]
+        follower = hub.follow("s", live="ru")
+        source.hold.clear()
+        hub.changed("s")
+        await settle()
+        hub.changed("s")
+        hub.changed("s")  # two more writes while the first fetch is on its way: one more fetch
+        source.hold.set()
+        await settle()
+        assert len(source.asked) == 2 and not hub.fetching
+        assert follower.take() == b"event: standings\ndata: 4\n\n"  # the older one, not yet sent, is replaced
+        hub.leave("s", follower)
+        assert hub.etags == {}  # forgotten with the last follower of the series
 
     asyncio.run(run())
 
@@ -189,6 +265,28 @@ def test_the_events_port_is_the_next_one_unless_asked_otherwise_or_taken(capsys:
         assert servers.events_port("127.0.0.1", 8101, port) is None
     assert "poll" in capsys.readouterr().err
     assert servers.events_port("127.0.0.1", 8101, port) == port
+
+
+def open_stream(port: int, path: str) -> socket.socket:
+    """A phone's stream on the events server (which may still be starting), once its head is in."""
+    for _ in range(50):
+        try:
+            stream = socket.create_connection(("127.0.0.1", port), timeout=5)
+            stream.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            head = stream.recv(4096)
+            break
+        except OSError:
+            time.sleep(0.1)
+    assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head
+    return stream
+
+
+def heard(stream: socket.socket, end: bytes) -> bytes:
+    """What the stream says until `end`."""
+    said = b""
+    while end not in said:
+        said += stream.recv(65536)
+    return said
 
 
 def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tmp_path: Path) -> None:
@@ -211,29 +309,26 @@ def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tm
         created = json.loads(urllib.request.urlopen(urllib.request.Request(
             f"{base}/api/v1/series", data=json.dumps({"players": ["Аня", "Борис"]}).encode(),
             headers={"Content-Type": "application/json"})).read())
-        page = urllib.request.urlopen(f"{base}/series/{created['id']}")
-        assert f'data-events=":{events_port}/events/{created["id"]}"' in page.read().decode()
+        page = urllib.request.urlopen(f"{base}/series/{created['id']}")  # a view link: a reader's standings
+        assert f'data-events=":{events_port}/events/{created["id"]}?live=ru"' in page.read().decode()
         assert f"connect-src 'self' http://127.0.0.1:{events_port};" in page.headers["Content-Security-Policy"]
-        stream = socket.create_connection(("127.0.0.1", events_port), timeout=5)
-        for _ in range(50):  # the events server may still be starting
-            try:
-                stream.sendall(f"GET /events/{created['id']} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-                head = stream.recv(4096)
-                break
-            except OSError:
-                time.sleep(0.1)
-                stream = socket.create_connection(("127.0.0.1", events_port), timeout=5)
-        assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head
+        streams = [open_stream(events_port, f"/events/{created['id']}{query}") for query in ("", "?live=ru")]
         body = json.dumps({"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": 3}}).encode()
         started = time.monotonic()
         urllib.request.urlopen(urllib.request.Request(
             f"{base}/api/v1/series/{created['id']}/rounds", data=body,
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}"}))
-        heard = b""
-        while b"data: changed" not in heard:
-            heard += stream.recv(4096)
+        plain, standings = heard(streams[0], b"data: changed"), heard(streams[1], b"</section>")
         assert time.monotonic() - started < 2
-        stream.close()
+        assert b"event: standings" not in plain  # a seat's or an editor's page asks for itself
+        # the reader's standings as the app renders them, each line a data line: what a poll would have fetched
+        fragment = urllib.request.urlopen(urllib.request.Request(
+            f"{base}/series/{created['id']}", headers={"HX-Request": "true", "HX-Target": "live"})).read()
+        event = standings[standings.index(b"event: standings"):].split(b"\n\n")[0]
+        assert event.split(b"\n")[1:] == [b"data: " + line for line in fragment.split(b"\n")]
+        assert b'data-version="2"' in event and b">3<" in event.replace(b" ", b"")
+        for stream in streams:
+            stream.close()
     finally:
         server.terminate()
         server.wait(15)

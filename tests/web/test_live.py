@@ -67,11 +67,17 @@ def test_pages_that_follow_a_series_name_its_stream_without_a_host(pushing: Flas
     made = client.post("/new", data={"name": ["Аня", "Борис"], "ruleset": "igrafan", "starter": "0"})
     sid, port = made.headers["Location"].split("/")[2], events.getsockname()[1]
     stream = f'data-events=":{port}/events/{sid}"'
-    page = client.get(f"/series/{sid}", base_url="http://192.168.1.5:8101")
-    assert stream in page.get_data(as_text=True)  # the standings
+    page = client.get(f"/series/{sid}", base_url="http://192.168.1.5:8101")  # another host: a reader's
+    assert f'data-events=":{port}/events/{sid}?live=ru"' in page.get_data(as_text=True)  # the standings
+    assert stream in client.get(f"/series/{sid}").get_data(as_text=True)  # the editor's: it asks for its own
     assert f"connect-src 'self' http://192.168.1.5:{port};" in page.headers["Content-Security-Policy"]
-    fragment = pushing.test_client().get(f"/series/{sid}", headers={"HX-Request": "true"})  # kept for every phone
-    assert stream in fragment.get_data(as_text=True) and "192.168" not in fragment.get_data(as_text=True)
+    reader = pushing.test_client()
+    fragment = reader.get(f"/series/{sid}", headers={"HX-Request": "true"})  # kept for every phone
+    # a reader's standings (no edit buttons) are pushed whole, in the page's language
+    assert f'data-events=":{port}/events/{sid}?live=ru"' in fragment.get_data(as_text=True)
+    assert "192.168" not in fragment.get_data(as_text=True)
+    english = reader.get(f"/series/{sid}?lang=en").get_data(as_text=True)
+    assert f'data-events=":{port}/events/{sid}?live=en"' in english
     assert stream in client.get(f"/series/{sid}/round").get_data(as_text=True)  # the round page's draft follower
     share = client.get(f"/series/{sid}/share").get_data(as_text=True)
     seat_link = re.search(r'href="(?:https?://[^/"]+)?(/series/[^"]+/seat/open\?token=[^"]+)"', share)
@@ -82,6 +88,22 @@ def test_pages_that_follow_a_series_name_its_stream_without_a_host(pushing: Flas
     assert f"connect-src 'self' http://[::1]:{port};" in ipv6.headers["Content-Security-Policy"]
 
 
+def test_a_page_revalidated_with_a_304_keeps_leave_to_connect_to_its_stream(pushing: Flask,
+                                                                           events: socket.socket) -> None:
+    """A browser keeps the headers of the latest answer: a 304 without the events origin in its policy would
+    block the stream of a page opened again (the idle-poll layer answers it before Flask)."""
+    client = pushing.test_client()
+    made = client.post("/new", data={"name": ["Аня", "Борис"], "ruleset": "igrafan", "starter": "0"})
+    sid, port = made.headers["Location"].split("/")[2], events.getsockname()[1]
+    for who in (client, pushing.test_client()):  # the editor, a reader
+        page = who.get(f"/series/{sid}", base_url="http://192.168.1.5:8101")
+        again = who.get(f"/series/{sid}", base_url="http://192.168.1.5:8101",
+                        headers={"If-None-Match": page.headers["ETag"]})
+        assert again.status_code == 304
+        assert f"connect-src 'self' http://192.168.1.5:{port};" in again.headers["Content-Security-Policy"]
+    assert pushing.extensions["companion.fast_poll"].answered >= 2
+
+
 def test_behind_a_proxy_the_stream_is_offered_only_where_the_proxy_routes_it(app: Flask,
                                                                              series: dict[str, Any]) -> None:
     app.config.update(EVENTS_PORT=8102, PROXY_FIX=1)
@@ -89,9 +111,9 @@ def test_behind_a_proxy_the_stream_is_offered_only_where_the_proxy_routes_it(app
     assert "data-events" not in client.get(f"/series/{series['id']}").get_data(as_text=True)
     app.config["EVENTS_URL"] = "/events"
     page = client.get(f"/series/{series['id']}")
-    assert f'data-events="/events/{series["id"]}"' in page.get_data(as_text=True)
+    assert f'data-events="/events/{series["id"]}?live=ru"' in page.get_data(as_text=True)
     assert page.headers["Content-Security-Policy"] == CSP  # the page's own origin: 'self' covers it
     app.config["EVENTS_URL"] = "https://live.example.org/events/"
     page = client.get(f"/series/{series['id']}")
-    assert f'data-events="https://live.example.org/events/{series["id"]}"' in page.get_data(as_text=True)
+    assert f'data-events="https://live.example.org/events/{series["id"]}?live=ru"' in page.get_data(as_text=True)
     assert "connect-src 'self' https://live.example.org;" in page.headers["Content-Security-Policy"]

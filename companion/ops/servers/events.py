@@ -14,19 +14,30 @@ moment a write to its series is stored; only then does it ask for the new fragme
   whose Wi-Fi dropped without the connection being closed hears nothing, and opens it again after two
   and a half pings' time (`Live` in static/app.js), then asks once what changed meanwhile. An idle
   follower costs a socket and a waiting coroutine, never a thread.
+- A page showing a reader's standings (a view link) asks for them pushed (`?live=<language>`): on a change
+  this server asks the app for the fragment once, as a phone's poll would (`Source`: the same URL and
+  headers, so the app renders it once for everyone, `web.http.shared_answers`), and sends it whole in a
+  `standings` event to every such phone of the series in that language, which swaps it in without asking.
+  A change that leaves the standings as they were (a hand in the draft) is a 304 and sends nothing; a fetch
+  that fails sends `changed`, and the phones ask for themselves. At a watching table this spares every
+  phone's request after each round: the phones of a table cost the server one request per change, not one
+  each.
 - A lost datagram, a restarted server or a phone whose stream broke costs nothing but time: the page
   asks whenever its stream (re)opens, polls every 2 minutes as a safety net while it is open, and at the
   old pace while it is not (`Live` in static/app.js).
-- It knows nothing of the data: no database, no tokens; a series id is what a view link already shows.
+- It knows nothing of the data: no database, no tokens; a series id is what a view link already shows, and
+  the standings it pushes are what that link shows anyone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import re
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -34,6 +45,7 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 PATH = re.compile(r"/events/([A-Za-z0-9_-]{1,64})")
+LIVE = re.compile(rb"(?:^|&)live=([a-z]{2})(?:&|$)")  # ?live=<language>: push the reader's standings
 PING = 15.0  # seconds between pings on a quiet stream: a phone that hears none for 2.5 × PING opens it again
 RETRY_MS = 2000  # what the browser waits before it opens a broken stream again
 FOLLOWERS_LIMIT = 20_000  # streams open at once: 2,500 tables × 4 phones fit, with room
@@ -46,30 +58,149 @@ HEADERS = [
 ]
 
 
+NOT_MODIFIED = ("", b"")  # the standings asked for are the ones last pushed
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the events server asks the app for a reader's standings fragment, as a phone's poll does: the
+    app's address and port, the Host it answers to. One request per change and language serves every phone
+    that shows them; the app renders it once for all (`web.http.shared_answers`)."""
+
+    address: str
+    port: int
+    host: str
+    timeout: float = 10.0
+    limit: int = 4 << 20  # a body above it is not pushed: the phones ask for it
+
+    async def standings(self, series_id: str, language: str, etag: str | None) -> tuple[str, bytes] | None:
+        """(ETag, HTML) of the reader's standings fragment, NOT_MODIFIED when `etag` is still theirs, or None
+        (any other answer: the phones then ask for themselves)."""
+        request = (f"GET /series/{series_id} HTTP/1.1\r\nHost: {self.host}\r\nHX-Request: true\r\n"
+                   f"HX-Target: live\r\nCookie: lang={language}; recent={series_id}\r\nAccept-Encoding: gzip\r\n"
+                   + (f"If-None-Match: {etag}\r\n" if etag else "")
+                   + "User-Agent: companion-events\r\nConnection: close\r\n\r\n")
+        async with asyncio.timeout(self.timeout):
+            reader, writer = await asyncio.open_connection(self.address, self.port)
+            try:
+                writer.write(request.encode("latin-1"))
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+                status = head[0].split(" ", 2)[1] if head[0].startswith("HTTP/1.") else ""
+                headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in head[1:])}
+                if status == "304":
+                    return NOT_MODIFIED
+                length = int(headers.get("content-length", "-1"))
+                if status != "200" or not 0 <= length <= self.limit or "etag" not in headers:
+                    return None
+                body = await reader.readexactly(length)
+            finally:
+                writer.close()
+        if headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)
+        elif "content-encoding" in headers:
+            return None
+        return headers["etag"], body
+
+
+def standings_event(html: bytes) -> bytes:
+    """The standings fragment as one `standings` event (each line of it a `data:` line)."""
+    lines = html.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    return b"event: standings\n" + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
+
+
+class Follower:
+    """One open stream: what to send it next. `live`: the language of the reader's standings it is pushed
+    (the page's stream asked `?live=<language>`), or None: it hears `changed` and asks for itself."""
+
+    __slots__ = ("woken", "live", "changed", "standings")
+
+    def __init__(self, live: str | None = None) -> None:
+        self.woken = asyncio.Event()
+        self.live = live
+        self.changed = False
+        self.standings: bytes | None = None  # the newest standings event not yet sent
+
+    def tell(self, changed: bool = False, standings: bytes | None = None) -> None:
+        self.changed = self.changed or changed
+        self.standings = standings or self.standings
+        self.woken.set()
+
+    def take(self) -> bytes:
+        """What is due on the stream now (the standings, then `changed`), and nothing due after it."""
+        body = (self.standings or b"") + (b"data: changed\n\n" if self.changed else b"")
+        self.woken.clear()
+        self.changed, self.standings = False, None
+        return body
+
+
 class Hub:
-    """Who follows which series, and waking them: one asyncio.Event per open stream."""
+    """Who follows which series, and telling them: plain followers hear `changed`; for followers of the
+    reader's standings, the standings are fetched from the app once per change and language (`source`) and
+    pushed to all of them (without a source, or when the fetch fails, they hear `changed`)."""
 
-    def __init__(self) -> None:
-        self.followers: dict[str, set[asyncio.Event]] = {}
+    def __init__(self, source: Source | None = None) -> None:
+        self.followers: dict[str, set[Follower]] = {}
         self.count = 0
+        self.source = source
+        self.fetching: dict[tuple[str, str], asyncio.Task[None]] = {}  # one fetch at a time per series and language
+        self.again: set[tuple[str, str]] = set()  # changed while its fetch was on its way: fetch once more
+        self.etags: dict[tuple[str, str], str] = {}  # of the standings last pushed, while the series is followed
 
-    def follow(self, series_id: str) -> asyncio.Event:
-        woken = asyncio.Event()
-        self.followers.setdefault(series_id, set()).add(woken)
+    def follow(self, series_id: str, live: str | None = None) -> Follower:
+        follower = Follower(live if self.source is not None else None)
+        self.followers.setdefault(series_id, set()).add(follower)
         self.count += 1
-        return woken
+        return follower
 
-    def leave(self, series_id: str, woken: asyncio.Event) -> None:
+    def leave(self, series_id: str, follower: Follower) -> None:
         streams = self.followers.get(series_id)
-        if streams is not None and woken in streams:
-            streams.discard(woken)
+        if streams is not None and follower in streams:
+            streams.discard(follower)
             self.count -= 1
             if not streams:
                 del self.followers[series_id]
+                for key in [k for k in self.etags if k[0] == series_id]:
+                    del self.etags[key]
 
     def changed(self, series_id: str) -> None:
-        for woken in self.followers.get(series_id, ()):
-            woken.set()
+        languages = set()
+        for follower in self.followers.get(series_id, ()):
+            if follower.live is None:
+                follower.tell(changed=True)
+            else:
+                languages.add(follower.live)
+        for language in languages:
+            key = (series_id, language)
+            if key in self.fetching:
+                self.again.add(key)
+            else:
+                self.fetching[key] = asyncio.ensure_future(self.push_standings(key))
+
+    async def push_standings(self, key: tuple[str, str]) -> None:
+        """Fetch the reader's standings of `key` (series, language) until no change came meanwhile, and push
+        each new version to the followers of that language."""
+        assert self.source is not None
+        try:
+            while True:
+                self.again.discard(key)
+                try:
+                    fetched = await self.source.standings(key[0], key[1], self.etags.get(key))
+                except (OSError, ValueError, TimeoutError):
+                    fetched = None
+                followers = [f for f in self.followers.get(key[0], ()) if f.live == key[1]]
+                if fetched is None:  # not fetched: each phone asks for itself
+                    for follower in followers:
+                        follower.tell(changed=True)
+                elif fetched != NOT_MODIFIED and followers:
+                    etag, html = fetched
+                    self.etags[key] = etag
+                    event = standings_event(html)
+                    for follower in followers:
+                        follower.tell(standings=event)
+                if key not in self.again:
+                    return
+        finally:
+            del self.fetching[key]
 
 
 class Datagrams(asyncio.DatagramProtocol):
@@ -88,8 +219,8 @@ class EventsApp:
     """The ASGI app: the lifespan opens the datagram socket on `port` (UDP, loopback); each stream waits
     for its series' changes."""
 
-    def __init__(self, port: int, hub: Hub | None = None, ping: float = PING) -> None:
-        self.port, self.hub, self.ping = port, hub or Hub(), ping
+    def __init__(self, port: int, hub: Hub | None = None, ping: float = PING, source: Source | None = None) -> None:
+        self.port, self.hub, self.ping = port, hub or Hub(source), ping
         self.ping_event = f"event: ping\ndata: {ping:g}\n\n".encode()  # the data: seconds until the next one
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -121,33 +252,35 @@ class EventsApp:
             await plain(send, 503, b"Too many followers; the page polls instead\n", [(b"retry-after", b"30")])
             return
         series_id = found.group(1)
-        woken = self.hub.follow(series_id)
+        live = LIVE.search(scope.get("query_string") or b"")
+        follower = self.hub.follow(series_id, live.group(1).decode() if live else None)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
             await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode() + self.ping_event,
                         "more_body": True})
-            await self.stream(woken, receive, send)
+            await self.stream(follower, receive, send)
         finally:
-            self.hub.leave(series_id, woken)
+            self.hub.leave(series_id, follower)
 
-    async def stream(self, woken: asyncio.Event, receive: Receive, send: Send) -> None:
-        """`data: changed` after each change, a ping after `ping` quiet seconds, until the phone goes away."""
+    async def stream(self, follower: Follower, receive: Receive, send: Send) -> None:
+        """What each change brings (`data: changed`, or the standings), a ping after `ping` quiet seconds,
+        until the phone goes away."""
         gone = asyncio.ensure_future(disconnected(receive))
         try:
             while True:
-                waiting = asyncio.ensure_future(woken.wait())
+                waiting = asyncio.ensure_future(follower.woken.wait())
                 done, _ = await asyncio.wait({waiting, gone}, timeout=self.ping,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if gone in done:
                     waiting.cancel()
                     return
                 if waiting in done:
-                    woken.clear()
-                    body = b"data: changed\n\n"
+                    body = follower.take()
                 else:
                     waiting.cancel()
                     body = self.ping_event
-                await send({"type": "http.response.body", "body": body, "more_body": True})
+                if body:
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
         finally:
             gone.cancel()
 
@@ -172,9 +305,9 @@ def notify(port: int, series_id: str) -> None:
         sock.sendto(series_id.encode("ascii"), ("127.0.0.1", port))
 
 
-def run_events(host: str, port: int, parent: int | None = None) -> None:
+def run_events(host: str, port: int, parent: int | None = None, source: Source | None = None) -> None:
     """The events server on `host`:`port` (TCP for the phones, UDP on loopback for the app), in this process,
-    until it is stopped (or, on Linux, until `parent` dies)."""
+    until it is stopped (or, on Linux, until `parent` dies); it fetches the reader's standings from `source`."""
     import sys
 
     if parent is not None and sys.platform.startswith("linux"):
@@ -193,7 +326,7 @@ def run_events(host: str, port: int, parent: int | None = None) -> None:
     from companion.ops.servers.granian import listen_address
 
     # a client that never finishes its request head is closed by granian, as on the app's port
-    server = Server(EventsApp(port), address=listen_address(host), port=port, interface=Interfaces.ASGI,
+    server = Server(EventsApp(port, source=source), address=listen_address(host), port=port, interface=Interfaces.ASGI,
                     http=HTTPModes.http1, websockets=False, backlog=BACKLOG, backpressure=FOLLOWERS_LIMIT,
                     http1_settings=HTTP1Settings(header_read_timeout=CHANNEL_TIMEOUT * 1000),
                     log_level=LogLevels.error)

@@ -21,6 +21,7 @@ from typing import Any
 from flask import Flask
 
 from companion.ops.servers import BACKLOG, CHANNEL_TIMEOUT, connections_per_process, die_with, largest_body
+from companion.ops.servers.events import Source
 
 
 def listen_address(host: str) -> str:
@@ -67,6 +68,15 @@ def granian_options(app: Flask, host: str, port: int, threads: int, workers: int
     }
 
 
+def standings_source(app: Flask, host: str, port: int) -> Source:
+    """Where the events server asks this app for a reader's standings: its address (loopback when it listens on
+    every address) and a Host it answers to (the proxy's name behind one, TRUSTED_HOSTS)."""
+    address = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(listen_address(host), listen_address(host))
+    trusted = app.config.get("TRUSTED_HOSTS")
+    shown = f"[{address}]" if ":" in address else address
+    return Source(address, port, str(trusted[0]) if trusted else f"{shown}:{port}")
+
+
 def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
     """`workers` granian processes (HTTP in Rust, the app in `threads` Python threads each), forked after
     the app was built (they share its memory: the FAQ model, the frozen start-up objects); on Linux each
@@ -82,7 +92,8 @@ def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) ->
     if app.config.get("EVENTS_PORT"):  # changes pushed to the phones (`servers.events`), in a process of its own
         from companion.ops.servers.events import run_events
 
-        multiprocessing.Process(target=run_events, args=(host, int(app.config["EVENTS_PORT"]), parent),
+        source = standings_source(app, host, port)
+        multiprocessing.Process(target=run_events, args=(host, int(app.config["EVENTS_PORT"]), parent, source),
                                 name="companion-events", daemon=True).start()
     served = wsgi_for_granian(app, threads)
 

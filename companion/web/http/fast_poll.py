@@ -38,7 +38,7 @@ from werkzeug.wsgi import get_host
 
 from companion.ops import security
 from companion.storage.database import connection
-from companion.web.http import shared_answers
+from companion.web.http import live, shared_answers
 from companion.web.http.conditional import Validator
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class FastPoll:
                 route, series_id, req, validator = polled
                 if validator.held_by(req):
                     status, headers = finished_304(route.endpoint, validator.etag, validator.weak,
-                                                   tuple(validator.headers.items()))
+                                                   tuple(validator.headers.items()), live.page_csp(self.app, req))
                     security.log_answer(req, 304, started)
                     self.answered += 1
                     start_response(status, list(headers))
@@ -172,11 +172,15 @@ class FastPoll:
 
 
 @lru_cache(maxsize=4096)
-def finished_304(endpoint: str, etag: str, weak: bool, headers: tuple[tuple[str, str], ...]) -> tuple[
-        str, tuple[tuple[str, str], ...]]:
+def finished_304(endpoint: str, etag: str, weak: bool, headers: tuple[tuple[str, str], ...],
+                 csp: str | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
     """The status line and headers Flask's 304 goes out with (the validator's headers, the security
-    headers, werkzeug's finishing), made by the same code, once per validator: they depend on nothing else."""
-    response = security.add_secure_headers(Validator(etag, weak, dict(headers)).not_modified(), endpoint)
+    headers with the page's own policy `csp` where it connects to the events server, `live.after_write`,
+    werkzeug's finishing), made by the same code, once per validator: they depend on nothing else."""
+    response = Validator(etag, weak, dict(headers)).not_modified()
+    if csp:
+        response.headers["Content-Security-Policy"] = csp
+    response = security.add_secure_headers(response, endpoint)
     _body, status, finished = response.get_wsgi_response({"REQUEST_METHOD": "GET"})
     return status, tuple(finished)
 

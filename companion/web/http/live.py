@@ -4,8 +4,9 @@ to listen.
 - After a write to a series is stored (a non-GET request under `<series_id>` answered below 400, other
   than the previews that store nothing), the series id goes to the events server in one datagram.
 - A page that follows a series (the standings, the round page's draft, a seat) carries the URL of its
-  stream (`events_attribute`); static/app.js's `Live` listens there and keeps the old polling as a slow safety net,
-  or at its old pace while no stream is open.
+  stream (`events_attribute`; a reader's standings ask for the fragment itself to be pushed); static/app.js's
+  `Live` listens there and keeps the old polling as a slow safety net, or at its old pace while no stream is
+  open.
 - The stream is on another port of the same host (EVENTS_PORT, set by `companion serve` under granian),
   so the page's Content-Security-Policy lets it connect there. Behind a reverse proxy the phones cannot
   reach that port: EVENTS_URL (the stream's public base, routed by the proxy) turns it on there; without
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Request, Response, current_app, request
 from markupsafe import Markup
 
+from companion.i18n import select_language
 from companion.ops import security
 from companion.ops.servers.events import notify
 
@@ -38,21 +40,34 @@ def events_base(app: Flask) -> str | None:
     return f":{int(port)}/events"
 
 
-def events_attribute(series_id: str) -> Markup:
+def events_attribute(series_id: str, standings: bool = False) -> Markup:
     """` data-events="…"`: the stream a page of `series_id` listens to, or nothing without push (a template
-    global, on the element that follows the series)."""
+    global, on the element that follows the series). `standings`: the page shows a reader's standings, which
+    the stream then pushes whole in the page's language (`?live=<language>`, `ops/servers/events.py`)."""
     base = events_base(current_app)
-    return Markup(' data-events="%s"') % f"{base}/{series_id}" if base else Markup("")
+    if not base:
+        return Markup("")
+    query = f"?live={select_language()}" if standings else ""
+    return Markup(' data-events="%s"') % f"{base}/{series_id}{query}"
 
 
-def events_origin(base: str) -> str | None:
+def events_origin(base: str, req: Request) -> str | None:
     """The origin the page's Content-Security-Policy must let it connect to for `base` (None: its own)."""
     if base.startswith(":"):
-        host = urlsplit(f"//{request.host}").hostname or ""
+        host = urlsplit(f"//{req.host}").hostname or ""
         host = f"[{host}]" if ":" in host else host  # an IPv6 address
-        return f"{request.scheme}://{host}{base.split('/', 1)[0]}"
+        return f"{req.scheme}://{host}{base.split('/', 1)[0]}"
     parts = urlsplit(base)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+
+
+def page_csp(app: Flask, req: Request) -> str | None:
+    """The Content-Security-Policy of a page (or of its 304: the browser keeps the headers of the latest answer)
+    that connects to the events server, or None where the app's own CSP serves (no push, or on the same
+    origin)."""
+    base = events_base(app)
+    origin = events_origin(base, req) if base else None
+    return security.CSP.replace("connect-src 'self'", f"connect-src 'self' {origin}") if origin else None
 
 
 def after_write(response: Response) -> Response:
@@ -63,11 +78,9 @@ def after_write(response: Response) -> Response:
     if (port and series_id and request.method in security.UNSAFE_METHODS and response.status_code < 400
             and request.endpoint not in STORES_NOTHING):
         notify(int(port), str(series_id))
-    base = events_base(app)
-    origin = events_origin(base) if base and response.mimetype == "text/html" else None
-    if origin:
-        response.headers["Content-Security-Policy"] = security.CSP.replace(
-            "connect-src 'self'", f"connect-src 'self' {origin}")
+    csp = page_csp(app, request) if response.mimetype == "text/html" else None
+    if csp:
+        response.headers["Content-Security-Policy"] = csp
     return response
 
 
