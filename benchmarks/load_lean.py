@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import sys
 import time
 from collections import Counter
@@ -179,6 +180,13 @@ def figures(times: list[float], failures: int) -> Figures:
     return Figures(n, failures, at(0.5), at(0.95), at(0.99))
 
 
+def pushed_fields(event: bytes) -> tuple[str, str]:
+    """The id and the data (its lines joined) of one event of a stream."""
+    lines = event.decode("utf-8", "replace").split("\n")
+    ident = next((line[4:] for line in lines if line.startswith("id: ")), "")
+    return ident, "\n".join(line[6:] for line in lines if line.startswith("data: "))
+
+
 class LeanDriver:
     """Runs phones on one event loop; from the outside, synchronous: `start`, `sleep`, `summary`, `quit`."""
 
@@ -287,8 +295,8 @@ class LeanDriver:
                 while chunk := await reader.read(65536):
                     *events, heard = (heard + chunk).split(b"\n\n")
                     for event in events:  # each begins with the chunk's size line (the stream is chunked)
-                        standings = b"event: standings" in event
-                        if not standings and b"data: changed" not in event:
+                        standings, draft = b"event: standings" in event, b"event: draft" in event
+                        if not standings and not draft and b"data: changed" not in event:
                             continue  # a ping, the retry
                         saved = self.saved_at.get(phone.table.id)
                         if saved is not None and saved != timed:
@@ -296,6 +304,10 @@ class LeanDriver:
                             self.push_lags.append((time.perf_counter() - saved) * 1000)
                         if standings:  # the new standings, whole: nothing to ask
                             phone.pushed_standings(event.decode("utf-8", "replace"))
+                        elif draft:  # the new draft, whole: the phone acts on it if it must
+                            etag, data = pushed_fields(event)
+                            if phone.pushed_draft(etag, json.loads(data)):
+                                woken.set()
                         else:
                             woken.set()
             except (OSError, asyncio.IncompleteReadError, ConnectionError) as failure:

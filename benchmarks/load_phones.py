@@ -143,6 +143,10 @@ class Phone:
         if found:
             self.etag = json.loads(found.group(1)).get("If-None-Match") or self.etag
 
+    def pushed_draft(self, etag: str, draft: dict[str, Any]) -> bool:
+        """The draft was pushed whole (a stream that asked `?draft=1`): True when the phone must act on it now."""
+        return True
+
     def period(self, seconds: float) -> float:
         """A poll's period: as without a stream, or the safety net's while the stream is open."""
         return max(seconds, SAFETY) if self.streaming else seconds
@@ -192,23 +196,19 @@ class Viewer(Phone):
 
 
 class Editor(Phone):
-    """The phone that keeps the score: it follows its own standings (an editor's, with the buttons to change a
-    round: its edit link opened first, as the scorekeeper does) like the others follow theirs, and saves a round
-    every 30 s (`apart`: it only saves, on a connection of its own: a fourth phone per table)."""
+    """The phone that keeps the score: it polls like the others and saves a round every 30 s (`apart`: it only
+    saves, on a connection of its own: a fourth phone per table). As in every run since issue 9, it follows the
+    reader's standings fragment (no edit cookie), but as the editor's page does it hears `changed` on its stream
+    and asks for them, where the viewers are sent them whole."""
 
     def __init__(self, table: Table, apart: bool) -> None:
         super().__init__(table)
         self.apart, self.k, self.pace = apart, ROUNDS_BEFORE, Every()
-        self.opened = apart
 
     def start(self) -> None:
         self.table.save_due = time.monotonic() + random.uniform(0, SAVE_EVERY + ENTRY)
 
     def act(self) -> Acts:
-        if not self.opened:  # the edit link (a 303 to the standings, followed): the phone holds the edit rights
-            self.opened = True
-            yield Request("edit link", "GET", f"/series/{self.table.id}/edit?token={self.table.token}",
-                          dict(ANY_ENCODING))
         if not self.apart:
             yield from self.poll_fragment()
             assert self.table.save_due is not None
@@ -242,6 +242,17 @@ class Scorekeeper(Phone):
     def due(self) -> float:
         assert self.table.save_due is not None
         return self.table.save_due
+
+    def stream(self) -> str:
+        return f"/events/{self.table.id}?draft=1"
+
+    def pushed_draft(self, etag: str, draft: dict[str, Any]) -> bool:
+        """On the round page it takes the draft as fetched; on its standings (an editor's) a change means asking."""
+        if time.monotonic() < self.due() - ENTRY:
+            return True
+        self.draft_etag = etag
+        self.hands_missing = len(draft["hands"]) < len(PLAYERS) - 1
+        return False
 
     def act(self) -> Acts:
         if time.monotonic() < self.due() - ENTRY:
@@ -293,6 +304,7 @@ class SeatState:
     confirm_at: float = float("inf")
     polled_at: float = 0.0  # its last draft poll
     opened: bool = False  # the seat link is opened at the phone's first act
+    pushed: dict[str, Any] | None = None  # a draft pushed whole, not yet taken
 
 
 class Seat(Phone):
@@ -310,7 +322,18 @@ class Seat(Phone):
     def start(self) -> None:
         self.s.poll_at = time.monotonic() + random.uniform(0, SEAT_IDLE)
 
+    def stream(self) -> str:
+        return f"/events/{self.table.id}?draft=1"
+
+    def pushed_draft(self, etag: str, draft: dict[str, Any]) -> bool:
+        """Taken as a fetched draft; the phone acts now only when its live part is to be asked for."""
+        self.s.etag = etag
+        self.s.pushed = draft
+        return True
+
     def pushed(self) -> float:
+        if self.s.pushed is not None:  # a draft pushed whole: taken now, the polls as they were
+            return time.monotonic()
         self.s.poll_at = min(self.s.poll_at, self.s.polled_at + self.s.wait)
         return time.monotonic() + self.wait()
 
@@ -346,6 +369,9 @@ class Seat(Phone):
             s.confirm_at = float("inf")
             self.live((yield Request("seat confirm", "POST", f"/series/{sid}/seat/rounds/{s.round - 1}/confirmation",
                                      {**FORM, **LIVE, **ANY_ENCODING}, b"agree=1", read=True)))
+        if s.pushed is not None:
+            draft, s.pushed = s.pushed, None
+            yield from self.take_draft(draft)
         if now < s.poll_at:
             return
         s.polled_at = time.monotonic()
@@ -361,7 +387,12 @@ class Seat(Phone):
         if answer.status != 200:
             return
         s.etag = answer.header("ETag")
-        draft = answer.json()
+        yield from self.take_draft(answer.json())
+
+    def take_draft(self, draft: dict[str, Any]) -> Acts:
+        """What seat.js does with a new draft, fetched or pushed: a save is confirmed in a moment, a changed series
+        brings its live part."""
+        s, sid = self.s, self.table.id
         if s.round and draft["round"] != s.round:  # a save: confirm it in a moment
             s.confirm_at = time.monotonic() + random.uniform(2, 10)
             self.plan_send()

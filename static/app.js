@@ -1,7 +1,7 @@
 // Live: how a page that follows a series (the standings, the round page's draft, a seat) learns of changes.
 // Where the server pushes (an element with data-events: the events server, companion/ops/servers/events.py),
-// one stream per page says "changed" the moment a write is stored (a reader's standings come whole instead:
-// `standings` below), and every follower asks at once, or, if
+// one stream per page says "changed" the moment a write is stored (a reader's standings and the draft come
+// whole instead: `standings` below, and a follower's `take`), and every follower asks at once, or, if
 // it asked less than its own pace ago, when that pace is up: a burst of changes (three hands, then the
 // confirmations) costs each phone at most what polling did, and a quiet table nothing. Whenever the stream
 // opens (again) every follower asks once: what changed while it was closed or opening. While it is open the
@@ -48,6 +48,11 @@
     };
     source.onmessage = changed;
     source.addEventListener("standings", function (e) { standings(e.data); });
+    source.addEventListener("draft", function (e) {  // the draft whole: its followers take it without asking
+      var draft;
+      try { draft = JSON.parse(e.data); } catch (err) { return; }
+      followers.forEach(function (f) { if (f.take && document.contains(f.el)) f.take(draft, e.lastEventId); });
+    });
     source.addEventListener("ping", function (e) {  // alive; the next ping within e.data seconds
       var seconds = Math.min(Math.max(parseFloat(e.data) || 15, 0.2), 60);
       clearTimeout(watchdog);
@@ -85,8 +90,9 @@
   // The handle: now() asks at once, later() waits pace() again from now. One ask at a time: a change pushed
   // while one is on its way is asked about when it is back (an older answer never lands after a newer one).
   // check() (the stream opened) asks at once without counting as an ask for the pace: a change pushed right
-  // after it is asked about at once too.
-  function follow(el, ask, pace) {
+  // after it is asked about at once too. take(data, etag), if given, gets the draft pushed whole (the stream's
+  // `draft` event) instead of an ask.
+  function follow(el, ask, pace, take) {
     var timer = null, last = 0, asking = false, again = false;
     function later() {
       clearTimeout(timer);
@@ -110,7 +116,7 @@
       if (check !== true) last = Date.now();
       Promise.resolve(ask()).then(done, done);
     }
-    followers.push({ el: el, later: later, pushed: pushed, check: function () { run(true); } });
+    followers.push({ el: el, later: later, pushed: pushed, check: function () { run(true); }, take: take });
     return { now: run, later: function () { if (!asking) later(); } };
   }
   window.Live = { follow: follow };

@@ -1,6 +1,6 @@
 // Seats: the round being entered is a draft that the players' phones and the scorekeeper's page fill together.
 // Both follow GET /api/v1/series/<id>/draft with If-None-Match while the page is on screen (an unchanged
-// draft is a 304 without a body): at once when the server pushes a change (`Live` in static/app.js), and
+// draft is a 304 without a body): the server pushes each new draft whole (`Live` in static/app.js), and
 // otherwise the round page every second while hands are missing, then every 1.5 s; a seat every 4 s until a
 // hand is sent, then every second, every 1.5 s once its own is in, until the save; while a pushed stream is
 // open these waits stretch to the safety net of `Live` (docs/benchmarks.md, «Seats»).
@@ -19,19 +19,28 @@
 
   // Follows the draft while `el` is on the page; `apply` gets each new draft and says how long to wait (ms).
   // The handle's soon(ms) sets the wait from now (a hand just sent: the round is being entered).
+  // A draft pushed whole (`Live`: the page's stream asked ?draft=1) is taken as a fetched one, with its ETag; an
+  // answer on its way meanwhile is older, and dropped.
   function follow(el, url, apply) {
-    var etag = null, wait = FAST_MS;
+    var etag = null, wait = FAST_MS, taken = 0;
+    function take(draft) {
+      if (draft && document.contains(el)) wait = apply(draft) || wait;
+    }
     var follower = Live.follow(el, function () {  // pushed changes and the pace: `Live` in static/app.js
-      var headers = { "Accept": "application/json" };
+      var headers = { "Accept": "application/json" }, asked = taken;
       if (etag) headers["If-None-Match"] = etag;
       return fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
-        if (r.status !== 200) return null;
+        if (r.status !== 200 || asked !== taken) return null;
         etag = r.headers.get("ETag");
         return r.json();
       }).then(function (draft) {
-        if (draft && document.contains(el)) wait = apply(draft) || wait;
+        if (asked === taken) take(draft);
       }).catch(function () {});
-    }, function () { return wait; });
+    }, function () { return wait; }, function (draft, id) {
+      taken += 1;
+      etag = id || etag;
+      take(draft);
+    });
     follower.now();
     return { soon: function (ms) { wait = ms; follower.later(); } };
   }

@@ -136,11 +136,17 @@ def test_a_hand_sent_from_a_seat_reaches_the_round_page_at_once(new_page: Any, p
     expect(editor.locator("#draft-live[data-ready]")).to_have_count(1)
     seat.goto(boris)
     expect(seat.locator(PUSHED)).to_have_count(1)  # both streams open: without a push the next ask is 2 minutes away
+    editor.wait_for_timeout(300)  # the streams' opening asked once what changed meanwhile
+    asked: list[str] = []
+    editor.on("request", lambda request: asked.append(request.url))
     card(seat, "туз пик").click()
     started = time.monotonic()
     seat.get_by_role("button", name="Отправить").click()
     expect(editor.locator("#round-form input[name='hand-1'][value=AS]:checked")).to_have_count(1, timeout=1500)
     print(f"\npushed: the seat's hand on the round page {time.monotonic() - started:.2f} s after «Send»")
+    assert not [url for url in asked if "/draft" in url]  # the draft came whole on the stream: nothing asked
+    # the page holds the pushed draft's ETag: its next ask of the same draft is a 304
+    assert editor.evaluate(f"""() => fetch("/api/v1/series/{series_id}/draft").then((r) => r.headers.get("ETag"))""")
 
 
 @pytest.mark.slow  # waits for the 4 s poll

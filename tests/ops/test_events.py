@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -169,7 +170,7 @@ def test_the_app_names_a_changed_series_in_a_datagram_and_its_streams_hear_it() 
 def test_hub_wakes_every_follower_of_a_series() -> None:
     async def run() -> None:
         hub = Hub()
-        a, b = hub.follow("s"), hub.follow("s", live="ru")  # no source: a reader's standings come as `changed` too
+        a, b = hub.follow("s"), hub.follow("s", events.wanted(b"live=ru"))  # no source: `changed` for all
         hub.changed("s")
         hub.changed("t")  # nobody follows it: nothing happens
         assert a.woken.is_set() and b.woken.is_set()
@@ -182,8 +183,12 @@ def test_hub_wakes_every_follower_of_a_series() -> None:
     asyncio.run(run())
 
 
+NOT_MODIFIED_ANSWER = events.NOT_MODIFIED
+
+
 class Standings:
-    """A stand-in for the app's standings (`events.Source`): what each fetch answers, and what it was asked."""
+    """A stand-in for the app (`events.Source`): what each fetch answers (by language, or "draft"), and what it
+    was asked."""
 
     def __init__(self, *answers: Any, **by_language: Any) -> None:
         self.answers = {"ru": list(answers), **{k: [v] for k, v in by_language.items()}}
@@ -191,7 +196,8 @@ class Standings:
         self.hold = asyncio.Event()
         self.hold.set()
 
-    async def standings(self, series_id: str, language: str, etag: str | None) -> tuple[str, bytes] | None:
+    async def fetch(self, series_id: str, what: str, etag: str | None) -> tuple[str, bytes] | None:
+        language = what.partition(":")[2] or what
         self.asked.append((series_id, language, etag))
         await self.hold.wait()
         answer = self.answers[language].pop(0)
@@ -205,8 +211,8 @@ def test_a_readers_standings_are_fetched_once_per_change_and_language_and_pushed
         source = Standings(('W/"v2-ru-r-f"', b'<section id="live" data-version="2">\n<p>17</p>\r\n</section>'),
                            en=('W/"v2-en-r-f"', b'<section id="live">en</section>'))
         hub = Hub(source)  # type: ignore[arg-type]
-        ru = [hub.follow("s", live="ru") for _ in range(3)]
-        en, plain = hub.follow("s", live="en"), hub.follow("s")
+        ru = [hub.follow("s", events.wanted(b"live=ru")) for _ in range(3)]
+        en, plain = hub.follow("s", events.wanted(b"live=en")), hub.follow("s")
         hub.changed("s")
         await settle()
         assert sorted(source.asked) == [("s", "en", None), ("s", "ru", None)]  # once per language, for 4 phones
@@ -224,7 +230,7 @@ def test_unchanged_standings_push_nothing_and_a_failed_fetch_lets_the_phones_ask
     async def run() -> bytes:
         source = Standings(('W/"v1-ru-r-f"', b"<section id=\"live\">1</section>"), answer)
         hub = Hub(source)  # type: ignore[arg-type]
-        follower = hub.follow("s", live="ru")
+        follower = hub.follow("s", events.wanted(b"live=ru"))
         hub.changed("s")
         await settle()
         follower.take()
@@ -236,11 +242,31 @@ def test_unchanged_standings_push_nothing_and_a_failed_fetch_lets_the_phones_ask
     assert asyncio.run(run()) == (b"" if answer == events.NOT_MODIFIED else b"data: changed\n\n")
 
 
+def test_a_draft_is_pushed_whole_with_its_etag_to_the_pages_that_follow_it() -> None:
+    async def run() -> None:
+        source = Standings(draft=('W/"d-2-abc"', b'{"round": 2,\n "hands": {}}'))
+        hub = Hub(source)  # type: ignore[arg-type]
+        seat, both = hub.follow("s", events.wanted(b"draft=1")), hub.follow("s", events.wanted(b"draft=1&live=ru"))
+        assert both.wants == {"draft", "standings:ru"}
+        source.answers["ru"].append(NOT_MODIFIED_ANSWER)
+        hub.changed("s")
+        await settle()
+        assert seat.take() == b'event: draft\nid: W/"d-2-abc"\ndata: {"round": 2,\ndata:  "hands": {}}\n\n'
+        assert both.take().startswith(b"event: draft\n")  # the standings as they were: nothing for them
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("query", [b"", b"live=", b"live=russian", b"live=RU", b"draft=0", b"draft", b"x=1&y"])
+def test_a_stream_asks_for_nothing_whole_but_a_language_or_the_draft(query: bytes) -> None:
+    assert events.wanted(query) == frozenset()
+
+
 def test_a_change_during_a_fetch_is_fetched_again_once_and_the_newest_is_pushed() -> None:
     async def run() -> None:
         source = Standings(('W/"v2-ru-r-f"', b"2"), ('W/"v4-ru-r-f"', b"4"))
         hub = Hub(source)  # type: ignore[arg-type]
-        follower = hub.follow("s", live="ru")
+        follower = hub.follow("s", events.wanted(b"live=ru"))
         source.hold.clear()
         hub.changed("s")
         await settle()
@@ -312,7 +338,8 @@ def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tm
         page = urllib.request.urlopen(f"{base}/series/{created['id']}")  # a view link: a reader's standings
         assert f'data-events=":{events_port}/events/{created["id"]}?live=ru"' in page.read().decode()
         assert f"connect-src 'self' http://127.0.0.1:{events_port};" in page.headers["Content-Security-Policy"]
-        streams = [open_stream(events_port, f"/events/{created['id']}{query}") for query in ("", "?live=ru")]
+        streams = [open_stream(events_port, f"/events/{created['id']}{query}")
+                   for query in ("", "?live=ru", "?draft=1")]
         body = json.dumps({"winner": "Аня", "finishing_card": "9h", "typed_points": {"Борис": 3}}).encode()
         started = time.monotonic()
         urllib.request.urlopen(urllib.request.Request(
@@ -327,6 +354,20 @@ def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tm
         event = standings[standings.index(b"event: standings"):].split(b"\n\n")[0]
         assert event.split(b"\n")[1:] == [b"data: " + line for line in fragment.split(b"\n")]
         assert b'data-version="2"' in event and b">3<" in event.replace(b" ", b"")
+        assert b"event: draft" in heard(streams[2], b"event: draft")  # the save began round 2: a new draft
+        urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/v1/series/{created['id']}/draft/Борис", data=json.dumps({"cards": ["AS"]}).encode(),
+            method="PUT", headers={"Content-Type": "application/json",
+                                   "Authorization": f"Bearer {created['edit_token']}"}))
+        pushed = heard(streams[2], b'"AS"')
+        draft = pushed[pushed.rindex(b"event: draft"):].split(b"\n\n")[0].decode().split("\n")
+        etag = draft[1].removeprefix("id: ")
+        hands = json.loads("\n".join(line.removeprefix("data: ") for line in draft[2:]))["hands"]
+        assert hands["Борис"]["cards"] == ["AS"]
+        again = urllib.request.Request(f"{base}/api/v1/series/{created['id']}/draft", headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as not_modified:  # the pushed ETag is the draft's own
+            urllib.request.urlopen(again)
+        assert not_modified.value.code == 304
         for stream in streams:
             stream.close()
     finally:

@@ -78,12 +78,13 @@ def test_pages_that_follow_a_series_name_its_stream_without_a_host(pushing: Flas
     assert "192.168" not in fragment.get_data(as_text=True)
     english = reader.get(f"/series/{sid}?lang=en").get_data(as_text=True)
     assert f'data-events=":{port}/events/{sid}?live=en"' in english
-    assert stream in client.get(f"/series/{sid}/round").get_data(as_text=True)  # the round page's draft follower
+    drafted = f'data-events=":{port}/events/{sid}?draft=1"'  # the draft is pushed whole to these pages
+    assert drafted in client.get(f"/series/{sid}/round").get_data(as_text=True)  # the round page's draft follower
     share = client.get(f"/series/{sid}/share").get_data(as_text=True)
     seat_link = re.search(r'href="(?:https?://[^/"]+)?(/series/[^"]+/seat/open\?token=[^"]+)"', share)
     assert seat_link is not None
     seat = pushing.test_client().get(seat_link.group(1).replace("&amp;", "&"), follow_redirects=True)
-    assert seat.status_code == 200 and stream in seat.get_data(as_text=True)  # a seat
+    assert seat.status_code == 200 and drafted in seat.get_data(as_text=True)  # a seat
     ipv6 = client.get(f"/series/{sid}", base_url="http://[::1]:8101")
     assert f"connect-src 'self' http://[::1]:{port};" in ipv6.headers["Content-Security-Policy"]
 

@@ -14,19 +14,19 @@ moment a write to its series is stored; only then does it ask for the new fragme
   whose Wi-Fi dropped without the connection being closed hears nothing, and opens it again after two
   and a half pings' time (`Live` in static/app.js), then asks once what changed meanwhile. An idle
   follower costs a socket and a waiting coroutine, never a thread.
-- A page showing a reader's standings (a view link) asks for them pushed (`?live=<language>`): on a change
-  this server asks the app for the fragment once, as a phone's poll would (`Source`: the same URL and
-  headers, so the app renders it once for everyone, `web.http.shared_answers`), and sends it whole in a
-  `standings` event to every such phone of the series in that language, which swaps it in without asking.
-  A change that leaves the standings as they were (a hand in the draft) is a 304 and sends nothing; a fetch
-  that fails sends `changed`, and the phones ask for themselves. At a watching table this spares every
-  phone's request after each round: the phones of a table cost the server one request per change, not one
-  each.
+- What every phone of a series would fetch alike is pushed whole: a page showing a reader's standings (a
+  view link) asks for them (`?live=<language>`), a seat and the scorekeeper's round page for the draft
+  (`?draft=1`). On a change this server asks the app for it once, as a phone's poll would (`Source`: the same
+  URL and headers, so the app makes it once for everyone, `web.http.shared_answers`), and sends it in a
+  `standings` or `draft` event to every phone of the series that wants it, which takes it without asking.
+  A change that leaves it as it was (a hand in the draft, for the standings) is a 304 and sends nothing; a
+  fetch that fails sends `changed`, and the phones ask for themselves. The phones of a table then cost the
+  server one request per change, not one each.
 - A lost datagram, a restarted server or a phone whose stream broke costs nothing but time: the page
   asks whenever its stream (re)opens, polls every 2 minutes as a safety net while it is open, and at the
   old pace while it is not (`Live` in static/app.js).
 - It knows nothing of the data: no database, no tokens; a series id is what a view link already shows, and
-  the standings it pushes are what that link shows anyone.
+  what it pushes is what anyone may fetch with it (the view link's standings, the draft's public JSON).
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 PATH = re.compile(r"/events/([A-Za-z0-9_-]{1,64})")
-LIVE = re.compile(rb"(?:^|&)live=([a-z]{2})(?:&|$)")  # ?live=<language>: push the reader's standings
 PING = 15.0  # seconds between pings on a quiet stream: a phone that hears none for 2.5 × PING opens it again
 RETRY_MS = 2000  # what the browser waits before it opens a broken stream again
 FOLLOWERS_LIMIT = 20_000  # streams open at once: 2,500 tables × 4 phones fit, with room
@@ -58,14 +57,15 @@ HEADERS = [
 ]
 
 
-NOT_MODIFIED = ("", b"")  # the standings asked for are the ones last pushed
+NOT_MODIFIED = ("", b"")  # what was asked for is what was pushed last
+DRAFT = "draft"  # what a page may ask to be pushed: the draft, or a reader's standings ("standings:<language>")
 
 
 @dataclass(frozen=True)
 class Source:
-    """Where the events server asks the app for a reader's standings fragment, as a phone's poll does: the
-    app's address and port, the Host it answers to. One request per change and language serves every phone
-    that shows them; the app renders it once for all (`web.http.shared_answers`)."""
+    """Where the events server asks the app for what it pushes whole, as a phone's poll does (the same URL and
+    headers): the app's address and port, the Host it answers to. One request per change serves every phone
+    that shows it; the app makes it once for all (`web.http.shared_answers`)."""
 
     address: str
     port: int
@@ -73,11 +73,18 @@ class Source:
     timeout: float = 10.0
     limit: int = 4 << 20  # a body above it is not pushed: the phones ask for it
 
-    async def standings(self, series_id: str, language: str, etag: str | None) -> tuple[str, bytes] | None:
-        """(ETag, HTML) of the reader's standings fragment, NOT_MODIFIED when `etag` is still theirs, or None
-        (any other answer: the phones then ask for themselves)."""
-        request = (f"GET /series/{series_id} HTTP/1.1\r\nHost: {self.host}\r\nHX-Request: true\r\n"
-                   f"HX-Target: live\r\nCookie: lang={language}; recent={series_id}\r\nAccept-Encoding: gzip\r\n"
+    def request(self, series_id: str, what: str) -> str:
+        """The head of the request for `what` (the draft's JSON, or a reader's standings in a language)."""
+        if what == DRAFT:
+            return f"GET /api/v1/series/{series_id}/draft HTTP/1.1\r\nAccept: application/json\r\n"
+        language = what.partition(":")[2]
+        return (f"GET /series/{series_id} HTTP/1.1\r\nHX-Request: true\r\nHX-Target: live\r\n"
+                f"Cookie: lang={language}; recent={series_id}\r\n")
+
+    async def fetch(self, series_id: str, what: str, etag: str | None) -> tuple[str, bytes] | None:
+        """(ETag, body) of `what`, NOT_MODIFIED when `etag` is still its ETag, or None (any other answer: the
+        phones then ask for themselves)."""
+        request = (self.request(series_id, what) + f"Host: {self.host}\r\nAccept-Encoding: gzip\r\n"
                    + (f"If-None-Match: {etag}\r\n" if etag else "")
                    + "User-Agent: companion-events\r\nConnection: close\r\n\r\n")
         async with asyncio.timeout(self.timeout):
@@ -102,52 +109,69 @@ class Source:
         return headers["etag"], body
 
 
-def standings_event(html: bytes) -> bytes:
-    """The standings fragment as one `standings` event (each line of it a `data:` line)."""
-    lines = html.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    return b"event: standings\n" + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
+def pushed_event(what: str, etag: str, body: bytes) -> bytes:
+    """`body` as one event named for what it is (`standings` or `draft`), each of its lines a `data:` line; a
+    draft's ETag is its id (the page's next ask for it sends it, and gets a 304)."""
+    lines = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    name = what.partition(":")[0].encode()
+    ident = b"id: " + etag.encode("latin-1").replace(b"\n", b"") + b"\n" if what == DRAFT else b""
+    return b"event: " + name + b"\n" + ident + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
+
+
+def wanted(query: bytes) -> frozenset[str]:
+    """What a page's stream asks to be pushed whole: `?live=<language>` a reader's standings, `draft=1` the draft."""
+    found = set()
+    for part in query.split(b"&"):
+        name, _, value = part.partition(b"=")
+        if name == b"live" and re.fullmatch(rb"[a-z]{2}", value):
+            found.add(f"standings:{value.decode()}")
+        elif name == b"draft" and value == b"1":
+            found.add(DRAFT)
+    return frozenset(found)
 
 
 class Follower:
-    """One open stream: what to send it next. `live`: the language of the reader's standings it is pushed
-    (the page's stream asked `?live=<language>`), or None: it hears `changed` and asks for itself."""
+    """One open stream: what to send it next. `wants`: what it is pushed whole (`wanted`); without it, or when
+    fetching fails, it hears `changed` and asks for itself."""
 
-    __slots__ = ("woken", "live", "changed", "standings")
+    __slots__ = ("woken", "wants", "changed", "events")
 
-    def __init__(self, live: str | None = None) -> None:
+    def __init__(self, wants: frozenset[str] = frozenset()) -> None:
         self.woken = asyncio.Event()
-        self.live = live
+        self.wants = wants
         self.changed = False
-        self.standings: bytes | None = None  # the newest standings event not yet sent
+        self.events: dict[str, bytes] = {}  # the newest event of each kind not yet sent
 
-    def tell(self, changed: bool = False, standings: bytes | None = None) -> None:
+    def tell(self, changed: bool = False, what: str = "", event: bytes = b"") -> None:
         self.changed = self.changed or changed
-        self.standings = standings or self.standings
+        if event:
+            self.events[what] = event
         self.woken.set()
 
     def take(self) -> bytes:
-        """What is due on the stream now (the standings, then `changed`), and nothing due after it."""
-        body = (self.standings or b"") + (b"data: changed\n\n" if self.changed else b"")
+        """What is due on the stream now (what was pushed whole, then `changed`), and nothing due after it."""
+        body = b"".join(self.events.values()) + (b"data: changed\n\n" if self.changed else b"")
         self.woken.clear()
-        self.changed, self.standings = False, None
+        self.changed = False
+        self.events.clear()
         return body
 
 
 class Hub:
-    """Who follows which series, and telling them: plain followers hear `changed`; for followers of the
-    reader's standings, the standings are fetched from the app once per change and language (`source`) and
-    pushed to all of them (without a source, or when the fetch fails, they hear `changed`)."""
+    """Who follows which series, and telling them: plain followers hear `changed`; what a follower wants pushed
+    whole (a reader's standings, the draft) is fetched from the app (`source`) once per change, and pushed to
+    every follower of the series that wants it (without a source, or when the fetch fails, they hear `changed`)."""
 
     def __init__(self, source: Source | None = None) -> None:
         self.followers: dict[str, set[Follower]] = {}
         self.count = 0
         self.source = source
-        self.fetching: dict[tuple[str, str], asyncio.Task[None]] = {}  # one fetch at a time per series and language
+        self.fetching: dict[tuple[str, str], asyncio.Task[None]] = {}  # one fetch at a time per series and what
         self.again: set[tuple[str, str]] = set()  # changed while its fetch was on its way: fetch once more
-        self.etags: dict[tuple[str, str], str] = {}  # of the standings last pushed, while the series is followed
+        self.etags: dict[tuple[str, str], str] = {}  # of what was last pushed, while the series is followed
 
-    def follow(self, series_id: str, live: str | None = None) -> Follower:
-        follower = Follower(live if self.source is not None else None)
+    def follow(self, series_id: str, wants: frozenset[str] = frozenset()) -> Follower:
+        follower = Follower(wants if self.source is not None else frozenset())
         self.followers.setdefault(series_id, set()).add(follower)
         self.count += 1
         return follower
@@ -163,40 +187,41 @@ class Hub:
                     del self.etags[key]
 
     def changed(self, series_id: str) -> None:
-        languages = set()
+        fetched: set[str] = set()
         for follower in self.followers.get(series_id, ()):
-            if follower.live is None:
-                follower.tell(changed=True)
+            if follower.wants:
+                fetched |= follower.wants
             else:
-                languages.add(follower.live)
-        for language in languages:
-            key = (series_id, language)
+                follower.tell(changed=True)
+        for what in fetched:
+            key = (series_id, what)
             if key in self.fetching:
                 self.again.add(key)
             else:
-                self.fetching[key] = asyncio.ensure_future(self.push_standings(key))
+                self.fetching[key] = asyncio.ensure_future(self.push(key))
 
-    async def push_standings(self, key: tuple[str, str]) -> None:
-        """Fetch the reader's standings of `key` (series, language) until no change came meanwhile, and push
-        each new version to the followers of that language."""
+    async def push(self, key: tuple[str, str]) -> None:
+        """Fetch `key` (series, what) until no change came meanwhile, and push each new version to the followers
+        that want it."""
         assert self.source is not None
+        series_id, what = key
         try:
             while True:
                 self.again.discard(key)
                 try:
-                    fetched = await self.source.standings(key[0], key[1], self.etags.get(key))
+                    fetched = await self.source.fetch(series_id, what, self.etags.get(key))
                 except (OSError, ValueError, TimeoutError):
                     fetched = None
-                followers = [f for f in self.followers.get(key[0], ()) if f.live == key[1]]
+                followers = [f for f in self.followers.get(series_id, ()) if what in f.wants]
                 if fetched is None:  # not fetched: each phone asks for itself
                     for follower in followers:
                         follower.tell(changed=True)
                 elif fetched != NOT_MODIFIED and followers:
-                    etag, html = fetched
+                    etag, body = fetched
                     self.etags[key] = etag
-                    event = standings_event(html)
+                    event = pushed_event(what, etag, body)
                     for follower in followers:
-                        follower.tell(standings=event)
+                        follower.tell(what=what, event=event)
                 if key not in self.again:
                     return
         finally:
@@ -252,8 +277,7 @@ class EventsApp:
             await plain(send, 503, b"Too many followers; the page polls instead\n", [(b"retry-after", b"30")])
             return
         series_id = found.group(1)
-        live = LIVE.search(scope.get("query_string") or b"")
-        follower = self.hub.follow(series_id, live.group(1).decode() if live else None)
+        follower = self.hub.follow(series_id, wanted(scope.get("query_string") or b""))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
             await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode() + self.ping_event,

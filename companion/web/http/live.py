@@ -4,7 +4,7 @@ to listen.
 - After a write to a series is stored (a non-GET request under `<series_id>` answered below 400, other
   than the previews that store nothing), the series id goes to the events server in one datagram.
 - A page that follows a series (the standings, the round page's draft, a seat) carries the URL of its
-  stream (`events_attribute`; a reader's standings ask for the fragment itself to be pushed); static/app.js's
+  stream (`events_attribute`; a reader's standings and the draft ask to be pushed whole); static/app.js's
   `Live` listens there and keeps the old polling as a slow safety net, or at its old pace while no stream is
   open.
 - The stream is on another port of the same host (EVENTS_PORT, set by `companion serve` under granian),
@@ -40,15 +40,16 @@ def events_base(app: Flask) -> str | None:
     return f":{int(port)}/events"
 
 
-def events_attribute(series_id: str, standings: bool = False) -> Markup:
+def events_attribute(series_id: str, standings: bool = False, draft: bool = False) -> Markup:
     """` data-events="…"`: the stream a page of `series_id` listens to, or nothing without push (a template
-    global, on the element that follows the series). `standings`: the page shows a reader's standings, which
-    the stream then pushes whole in the page's language (`?live=<language>`, `ops/servers/events.py`)."""
+    global, on the element that follows the series). What the page shows that every phone shows alike comes
+    whole on the stream (`ops/servers/events.py`): `standings`, a reader's, in the page's language
+    (`?live=<language>`); `draft`, the round being entered (`?draft=1`)."""
     base = events_base(current_app)
     if not base:
         return Markup("")
-    query = f"?live={select_language()}" if standings else ""
-    return Markup(' data-events="%s"') % f"{base}/{series_id}{query}"
+    query = "&".join([f"live={select_language()}"] * standings + ["draft=1"] * draft)
+    return Markup(' data-events="%s"') % (f"{base}/{series_id}" + (f"?{query}" if query else ""))
 
 
 def events_origin(base: str, req: Request) -> str | None:
