@@ -1,13 +1,13 @@
 """Load: phones at tables against a real `companion serve` on 127.0.0.1.
 
 Each table has three phones following the standings fragment with If-None-Match
-(as htmx does), each from its own moment; one of them is the editor's (its edit
-link opened first: its standings are an editor's, with the buttons), which also
+(as htmx does), each from its own moment; one of them is the editor's, which also
 saves a round every 30 s (POST /api/v1/series/<id>/rounds). With the default
 command the server pushes changes (companion/ops/servers/events.py): every phone
 also keeps its page's stream open; the viewers are sent the new standings whole,
-the editor asks when told, at most once per its own pace; every phone polls every
-2 minutes as a safety net (static/app.js, Live); the step's line
+the editor asks when told (as an editor's page, whose standings carry its buttons),
+at most once per its own pace; every phone polls every 2 minutes as a safety net
+(static/app.js, Live); the step's line
 gives how long the first change after a save took to reach each phone of the
 table (push p50/p99; a step whose push p99 is over 2 s is not held). --poll:
 the server pushes nothing and the phones poll every 4 s, as before push.

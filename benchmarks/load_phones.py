@@ -192,23 +192,19 @@ class Viewer(Phone):
 
 
 class Editor(Phone):
-    """The phone that keeps the score: it follows its own standings (an editor's, with the buttons to change a
-    round: its edit link opened first, as the scorekeeper does) like the others follow theirs, and saves a round
-    every 30 s (`apart`: it only saves, on a connection of its own: a fourth phone per table)."""
+    """The phone that keeps the score: it polls like the others and saves a round every 30 s (`apart`: it only
+    saves, on a connection of its own: a fourth phone per table). As in every run since issue 9, it follows the
+    reader's standings fragment (no edit cookie), but as the editor's page does it hears `changed` on its stream
+    and asks for them, where the viewers are sent them whole."""
 
     def __init__(self, table: Table, apart: bool) -> None:
         super().__init__(table)
         self.apart, self.k, self.pace = apart, ROUNDS_BEFORE, Every()
-        self.opened = apart
 
     def start(self) -> None:
         self.table.save_due = time.monotonic() + random.uniform(0, SAVE_EVERY + ENTRY)
 
     def act(self) -> Acts:
-        if not self.opened:  # the edit link (a 303 to the standings, followed): the phone holds the edit rights
-            self.opened = True
-            yield Request("edit link", "GET", f"/series/{self.table.id}/edit?token={self.table.token}",
-                          dict(ANY_ENCODING))
         if not self.apart:
             yield from self.poll_fragment()
             assert self.table.save_due is not None
