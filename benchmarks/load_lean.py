@@ -5,8 +5,8 @@ Locust's FastHttpUser does. A response is parsed by httptools (llhttp, the parse
 line, the headers, a body by Content-Length or chunked; a gzip body is decoded only when the phone reads
 it. Set-Cookie is kept per phone and sent back by path (the seat's cookie), and a redirect is followed on
 the same connection, inside the request's time, as Locust does. A phone has one request in flight at most;
-its latency runs from writing the request to the end of its (last) response (a GET that meets its kept-alive
-connection closed by the server is sent again on a new one, as a browser does, within the same time).
+its latency runs from writing the request to the end of its (last) response (a request that meets its
+kept-alive connection closed by the server is sent again on a new one, as a browser does, within the same time).
 
 With `events_port` (the server pushes changes: `companion/ops/servers/events.py`) every phone also keeps
 the stream its page keeps open, on a second socket (`follow`): while it is open the phone's polls wait
@@ -127,14 +127,15 @@ class Client:
         raise ConnectionError("too many redirects")
 
     async def once(self, method: str, path: str, fields: Any, body: bytes) -> tuple[int, dict[str, str], bytes]:
-        """One exchange; a GET on a kept-alive connection that the server closed as it was sent (granian closes
-        one idle for CHANNEL_TIMEOUT: with push a phone's polls are 30 s apart) is sent again on a new one, once,
-        as browsers do for an idempotent request."""
+        """One exchange; a request on a kept-alive connection that the server closed as it was sent (granian
+        closes one idle for CHANNEL_TIMEOUT: with push a phone's requests may be minutes apart) is sent again on a
+        new one, once, as browsers do for any request that got no answer on a reused connection (Chromium's
+        `ShouldResendRequest`): the server closed it before reading the request."""
         reused = self.conn is not None and not self.conn.closed
         try:
             return await self.exchange_on(method, path, fields, body)
         except (ConnectionResetError, BrokenPipeError, EOFError):
-            if not reused or method != "GET":
+            if not reused:
                 raise
             self.conn = None
             return await self.exchange_on(method, path, fields, body)

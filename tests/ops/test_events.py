@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, cast
@@ -356,14 +357,15 @@ def test_companion_serve_pushes_a_saved_round_to_a_phone_following_its_series(tm
         assert b'data-version="2"' in event and b">3<" in event.replace(b" ", b"")
         assert b"event: draft" in heard(streams[2], b"event: draft")  # the save began round 2: a new draft
         urllib.request.urlopen(urllib.request.Request(
-            f"{base}/api/v1/series/{created['id']}/draft/Борис", data=json.dumps({"cards": ["AS"]}).encode(),
+            f"{base}/api/v1/series/{created['id']}/draft/{quote('Борис')}",
+            data=json.dumps({"cards": ["AS"]}).encode(),
             method="PUT", headers={"Content-Type": "application/json",
                                    "Authorization": f"Bearer {created['edit_token']}"}))
-        pushed = heard(streams[2], b'"AS"')
+        pushed = heard(streams[2], '"A♠"'.encode())
         draft = pushed[pushed.rindex(b"event: draft"):].split(b"\n\n")[0].decode().split("\n")
         etag = draft[1].removeprefix("id: ")
         hands = json.loads("\n".join(line.removeprefix("data: ") for line in draft[2:]))["hands"]
-        assert hands["Борис"]["cards"] == ["AS"]
+        assert hands["Борис"]["cards"] == ["A♠"]
         again = urllib.request.Request(f"{base}/api/v1/series/{created['id']}/draft", headers={"If-None-Match": etag})
         with pytest.raises(urllib.error.HTTPError) as not_modified:  # the pushed ETag is the draft's own
             urllib.request.urlopen(again)
