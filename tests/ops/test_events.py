@@ -11,10 +11,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
-from collections.abc import MutableMapping
+from collections.abc import Coroutine, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
+from urllib.parse import quote
 
 import pytest
 
@@ -23,6 +24,14 @@ from companion.ops.servers import events
 from companion.ops.servers.events import EventsApp, Hub
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
+
+
+def run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: Playwright's sync API (the browser tests of the same session) leaves
+    its loop marked as running in the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def free_port() -> int:
@@ -86,7 +95,7 @@ def test_a_stream_hears_each_change_of_its_series_only_and_is_forgotten_when_the
         await asyncio.gather(*tasks)
         assert app.hub.count == 0 and app.hub.followers == {}
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 def test_a_stream_pings_at_once_and_then_whenever_it_is_quiet_saying_when_the_next_comes() -> None:
@@ -101,7 +110,7 @@ def test_a_stream_pings_at_once_and_then_whenever_it_is_quiet_saying_when_the_ne
         assert phone.body.count(b"event: ping\ndata: 0.01\n\n") >= 3  # then after each quiet 0.01 s
         assert b"changed" not in phone.body  # a ping is never taken for a change (an event of its own)
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 @pytest.mark.parametrize(("path", "method"), [("/events/", "GET"), ("/events/a/b", "GET"), ("/", "GET"),
@@ -113,7 +122,7 @@ def test_anything_but_a_stream_of_a_series_id_is_404_with_how_to_ask(path: str, 
         await EventsApp(0)(scope(path, method), phone.receive, phone.send)
         return phone
 
-    phone = asyncio.run(run())
+    phone = run_apart(run())
     assert phone.status == 404 and b"GET /events/<series id>" in phone.body
 
 
@@ -130,7 +139,7 @@ def test_past_the_followers_limit_a_phone_is_told_to_poll(monkeypatch: pytest.Mo
         await task
         return first, second
 
-    first, second = asyncio.run(run())
+    first, second = run_apart(run())
     assert first.status == 200 and second.status == 503 and b"polls" in second.body
 
 
@@ -165,7 +174,7 @@ def test_the_app_names_a_changed_series_in_a_datagram_and_its_streams_hear_it() 
         life.cancel()
         return phone
 
-    assert asyncio.run(run()).body.count(b"data: changed") == 1
+    assert run_apart(run()).body.count(b"data: changed") == 1
 
 
 def test_hub_wakes_every_follower_of_a_series() -> None:
@@ -181,7 +190,7 @@ def test_hub_wakes_every_follower_of_a_series() -> None:
         hub.leave("s", a)  # twice: counted once
         assert hub.count == 1
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 NOT_MODIFIED_ANSWER = events.NOT_MODIFIED
@@ -223,7 +232,7 @@ def test_a_readers_standings_are_fetched_once_per_change_and_language_and_pushed
         assert en.take() == b'event: standings\ndata: <section id="live">en</section>\n\n'
         assert plain.take() == b"data: changed\n\n"  # a seat or an editor asks for itself
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 @pytest.mark.parametrize("answer", [events.NOT_MODIFIED, None, OSError("refused"), TimeoutError()])
@@ -240,7 +249,7 @@ def test_unchanged_standings_push_nothing_and_a_failed_fetch_lets_the_phones_ask
         assert source.asked[1] == ("s", "ru", 'W/"v1-ru-r-f"')  # asked with what was pushed last: a 304
         return follower.take()
 
-    assert asyncio.run(run()) == (b"" if answer == events.NOT_MODIFIED else b"data: changed\n\n")
+    assert run_apart(run()) == (b"" if answer == events.NOT_MODIFIED else b"data: changed\n\n")
 
 
 def test_a_draft_is_pushed_whole_with_its_etag_to_the_pages_that_follow_it() -> None:
@@ -255,7 +264,7 @@ def test_a_draft_is_pushed_whole_with_its_etag_to_the_pages_that_follow_it() -> 
         assert seat.take() == b'event: draft\nid: W/"d-2-abc"\ndata: {"round": 2,\ndata:  "hands": {}}\n\n'
         assert both.take().startswith(b"event: draft\n")  # the standings as they were: nothing for them
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 @pytest.mark.parametrize("query", [b"", b"live=", b"live=russian", b"live=RU", b"draft=0", b"draft", b"x=1&y"])
@@ -280,7 +289,7 @@ def test_a_change_during_a_fetch_is_fetched_again_once_and_the_newest_is_pushed(
         hub.leave("s", follower)
         assert hub.etags == {}  # forgotten with the last follower of the series
 
-    asyncio.run(run())
+    run_apart(run())
 
 
 def test_the_events_port_is_the_next_one_unless_asked_otherwise_or_taken(capsys: pytest.CaptureFixture[str]) -> None:
