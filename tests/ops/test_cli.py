@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,7 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
 
     from companion.faq.search import search_engine
     from companion.ops import servers
+    from companion.ops.servers.events import Source
     from companion.ops.servers.granian import BODY_READERS
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
@@ -111,7 +113,20 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
             served["loader"] = target_loader
 
     monkeypatch.setattr(granian_server, "Server", Stopped)
+    started: list[tuple[Any, ...]] = []
+
+    class Process:  # the events server's process, not forked from the test session (it would outlive the test)
+        def __init__(self, target: Any, args: tuple[Any, ...], **_options: Any) -> None:
+            self.target, self.args = target, args
+
+        def start(self) -> None:
+            started.append((self.target.__name__, *self.args))
+
+    monkeypatch.setattr("multiprocessing.Process", Process)
     assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8766", "--server", "granian", "--workers", "2"]) == 0
+    # the events server beside it, on the next port, asking this app for what it pushes whole
+    assert started == [("run_events", "127.0.0.1", 8767, os.getpid(),
+                        Source("127.0.0.1", 8766, "127.0.0.1:8766"))]
     out = capsys.readouterr().out
     assert "http://127.0.0.1:8766/" in out and "granian, 2 processes" in out
     assert "▀" in out  # the address as a QR code, drawn in the terminal
