@@ -120,9 +120,7 @@ def test_a_viewer_is_pushed_the_new_standings_whole_and_the_editor_asks_for_its_
     viewer.evaluate("""() => document.getElementById("live").dataset.version = "9" """)
     save_round(editor, pushed_url, series_id, token, {"winner": "Аня", "finishing_card": "9h",
                                                       "typed_points": {"Борис": 3}})
-    # the editor asks at its own pace: 4 s after its last ask
-    expect(editor.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("20", timeout=6000)
-    viewer.wait_for_timeout(500)
+    viewer.wait_for_timeout(700)  # the push comes within 0.1 s
     expect(viewer.locator("#live .player", has_text="Борис").locator(".total")).to_have_text("17")
 
 
