@@ -168,7 +168,7 @@ class Hub:
         self.source = source
         self.fetching: dict[tuple[str, str], asyncio.Task[None]] = {}  # one fetch at a time per series and what
         self.again: set[tuple[str, str]] = set()  # changed while its fetch was on its way: fetch once more
-        self.etags: dict[tuple[str, str], str] = {}  # of what was last pushed, while the series is followed
+        self.etags: dict[str, dict[str, str]] = {}  # series → what → ETag last pushed, while the series is followed
 
     def follow(self, series_id: str, wants: frozenset[str] = frozenset()) -> Follower:
         follower = Follower(wants if self.source is not None else frozenset())
@@ -183,8 +183,7 @@ class Hub:
             self.count -= 1
             if not streams:
                 del self.followers[series_id]
-                for key in [k for k in self.etags if k[0] == series_id]:
-                    del self.etags[key]
+                self.etags.pop(series_id, None)
 
     def changed(self, series_id: str) -> None:
         fetched: set[str] = set()
@@ -209,7 +208,7 @@ class Hub:
             while True:
                 self.again.discard(key)
                 try:
-                    fetched = await self.source.fetch(series_id, what, self.etags.get(key))
+                    fetched = await self.source.fetch(series_id, what, self.etags.get(series_id, {}).get(what))
                 except (OSError, ValueError, TimeoutError):
                     fetched = None
                 followers = [f for f in self.followers.get(series_id, ()) if what in f.wants]
@@ -218,7 +217,7 @@ class Hub:
                         follower.tell(changed=True)
                 elif fetched != NOT_MODIFIED and followers:
                     etag, body = fetched
-                    self.etags[key] = etag
+                    self.etags.setdefault(series_id, {})[what] = etag
                     event = pushed_event(what, etag, body)
                     for follower in followers:
                         follower.tell(what=what, event=event)
