@@ -68,9 +68,10 @@ def granian_options(app: Flask, host: str, port: int, threads: int, workers: int
     }
 
 
-def standings_source(app: Flask, host: str, port: int) -> Source:
-    """Where the events server asks this app for a reader's standings: its address (loopback when it listens on
-    every address) and a Host it answers to (the proxy's name behind one, TRUSTED_HOSTS)."""
+def events_source(app: Flask, host: str, port: int) -> Source:
+    """Where the events server asks this app for what it pushes whole (a reader's standings, the draft): its
+    address (loopback when it listens on every address) and a Host it answers to (the proxy's name behind one,
+    TRUSTED_HOSTS)."""
     address = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(listen_address(host), listen_address(host))
     trusted = app.config.get("TRUSTED_HOSTS")
     shown = f"[{address}]" if ":" in address else address
@@ -92,7 +93,7 @@ def run_granian(app: Flask, host: str, port: int, threads: int, workers: int) ->
     if app.config.get("EVENTS_PORT"):  # changes pushed to the phones (`servers.events`), in a process of its own
         from companion.ops.servers.events import run_events
 
-        source = standings_source(app, host, port)
+        source = events_source(app, host, port)
         multiprocessing.Process(target=run_events, args=(host, int(app.config["EVENTS_PORT"]), parent, source),
                                 name="companion-events", daemon=True).start()
     served = wsgi_for_granian(app, threads)
