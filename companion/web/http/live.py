@@ -15,6 +15,7 @@ to listen.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, Response, current_app, request
@@ -52,12 +53,13 @@ def events_attribute(series_id: str, standings: bool = False, draft: bool = Fals
     return Markup(' data-events="%s"') % (f"{base}/{series_id}" + (f"?{query}" if query else ""))
 
 
-def events_origin(base: str, req: Request) -> str | None:
-    """The origin the page's Content-Security-Policy must let it connect to for `base` (None: its own)."""
+def events_origin(base: str, host: str, scheme: str) -> str | None:
+    """The origin the page's Content-Security-Policy must let it connect to for `base` (None: its own), for a
+    page asked for on `host` over `scheme`."""
     if base.startswith(":"):
-        host = urlsplit(f"//{req.host}").hostname or ""
-        host = f"[{host}]" if ":" in host else host  # an IPv6 address
-        return f"{req.scheme}://{host}{base.split('/', 1)[0]}"
+        name = urlsplit(f"//{host}").hostname or ""
+        name = f"[{name}]" if ":" in name else name  # an IPv6 address
+        return f"{scheme}://{name}{base.split('/', 1)[0]}"
     parts = urlsplit(base)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
 
@@ -67,7 +69,13 @@ def page_csp(app: Flask, req: Request) -> str | None:
     that connects to the events server, or None where the app's own CSP serves (no push, or on the same
     origin)."""
     base = events_base(app)
-    origin = events_origin(base, req) if base else None
+    return csp_for(base, req.host, req.scheme) if base else None
+
+
+@lru_cache(maxsize=256)
+def csp_for(base: str, host: str, scheme: str) -> str | None:
+    """`page_csp` once per events base, host and scheme: it is asked on every idle poll's 304."""
+    origin = events_origin(base, host, scheme)
     return security.CSP.replace("connect-src 'self'", f"connect-src 'self' {origin}") if origin else None
 
 
