@@ -250,9 +250,13 @@ class Scorekeeper(Phone):
         """On the round page it takes the draft as fetched; on its standings (an editor's) a change means asking."""
         if time.monotonic() < self.due() - ENTRY:
             return True
-        self.draft_etag = etag
-        self.hands_missing = len(draft["hands"]) < len(PLAYERS) - 1
+        self.take_draft(etag, draft)
         return False
+
+    def take_draft(self, etag: str | None, draft: dict[str, Any]) -> None:
+        """A new draft on the round page, fetched or pushed: its ETag, and whether hands are still missing."""
+        self.draft_etag = etag or self.draft_etag
+        self.hands_missing = len(draft["hands"]) < len(PLAYERS) - 1
 
     def act(self) -> Acts:
         if time.monotonic() < self.due() - ENTRY:
@@ -263,10 +267,10 @@ class Scorekeeper(Phone):
                 headers["If-None-Match"] = self.draft_etag
             answer = yield Request("editor draft poll", "GET", f"/api/v1/series/{self.table.id}/draft", headers,
                                    ok=(200, 304), read=True)
-            if answer.status in (200, 304):
-                self.draft_etag = answer.header("ETag") or self.draft_etag
             if answer.status == 200:
-                self.hands_missing = len(answer.json()["hands"]) < len(PLAYERS) - 1
+                self.take_draft(answer.header("ETag"), answer.json())
+            elif answer.status == 304:
+                self.draft_etag = answer.header("ETag") or self.draft_etag
         if time.monotonic() >= self.due():
             self.k += 1
             body = {**round_body(self.k), "typed_points": {}, "hands": "draft"}
@@ -326,7 +330,7 @@ class Seat(Phone):
         return f"/events/{self.table.id}?draft=1"
 
     def pushed_draft(self, etag: str, draft: dict[str, Any]) -> bool:
-        """Taken as a fetched draft; the phone acts now only when its live part is to be asked for."""
+        """Taken as a fetched draft (`take_draft`) at the phone's next turn, which comes now (`pushed`)."""
         self.s.etag = etag
         self.s.pushed = draft
         return True

@@ -286,8 +286,8 @@ class EventsApp:
             self.hub.leave(series_id, follower)
 
     async def stream(self, follower: Follower, receive: Receive, send: Send) -> None:
-        """What each change brings (`data: changed`, or the standings), a ping after `ping` quiet seconds,
-        until the phone goes away."""
+        """What each change brings (`data: changed`, or what the phone wants whole), a ping after `ping` quiet
+        seconds, until the phone goes away."""
         gone = asyncio.ensure_future(disconnected(receive))
         try:
             while True:
@@ -330,7 +330,7 @@ def notify(port: int, series_id: str) -> None:
 
 def run_events(host: str, port: int, parent: int | None = None, source: Source | None = None) -> None:
     """The events server on `host`:`port` (TCP for the phones, UDP on loopback for the app), in this process,
-    until it is stopped (or, on Linux, until `parent` dies); it fetches the reader's standings from `source`."""
+    until it is stopped (or, on Linux, until `parent` dies); it fetches what it pushes whole from `source`."""
     import sys
 
     if parent is not None and sys.platform.startswith("linux"):
