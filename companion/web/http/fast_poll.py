@@ -118,7 +118,7 @@ class FastPoll:
             return None
         if not security.host_served(host, self.app.config.get("SERVED_HOSTS")):
             return None
-        req = self.app.request_class(environ)
+        req = self.app.request_class(environ, populate_request=False)
         try:
             validator = route.poll(connection(self.app), found["series_id"], req)
         except Exception:  # noqa: BLE001  # a storage or data error: Flask answers it its own way
