@@ -77,7 +77,7 @@ def serve(host: str, port: int, threads: int, workers: int | None = None, kind: 
           f"{f'live changes pushed from port {pushed}; ' if pushed else ''}Ctrl+C to stop)", flush=True)
     with app.app_context():  # the FAQ search learns (or reads back what it learned) before serving and forking
         search_engine()
-    servers.settle_memory()
+    servers.settle_memory(forks=not (kind == "waitress" and count <= 1))
     with backup.serving(app.config["DATABASE"]):  # `companion restore` refuses while this is held
         servers.run(kind, app, host, port, threads, count)
 

@@ -101,7 +101,7 @@ def test_serve_prints_the_address_and_qr_code_then_starts_granian_with_the_built
     monkeypatch.setattr("multiprocessing.set_start_method", lambda *args, **kw: None)
     search_engine.cache_clear()
     events: list[str] = []
-    monkeypatch.setattr(servers, "settle_memory", lambda: events.append("settled"))
+    monkeypatch.setattr(servers, "settle_memory", lambda **_: events.append("settled"))
     served: dict[str, Any] = {}
 
     class Stopped:  # what granian would serve, without listening or forking

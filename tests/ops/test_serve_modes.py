@@ -37,7 +37,7 @@ def test_serve_defaults_to_granian_on_linux_in_one_process_per_core(monkeypatch:
     monkeypatch.setattr(waitress, "run_waitress_processes",
                         lambda app, host, port, threads, n: ran.append(("waitress", n)))
     monkeypatch.setattr(granian, "run_granian", lambda app, host, port, threads, n: ran.append(("granian", n)))
-    monkeypatch.setattr(servers, "settle_memory", lambda: None)
+    monkeypatch.setattr(servers, "settle_memory", lambda **_: None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     default = servers.default_server()
     assert default == ("granian" if sys.platform.startswith("linux") else "waitress")
@@ -59,7 +59,7 @@ def test_serve_without_granian_says_to_use_waitress(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(servers, "granian_available", lambda: False)
     monkeypatch.setattr(waitress, "run_waitress_processes", lambda *args: None)
     monkeypatch.setattr(waitress, "run_waitress", lambda *args: None)
-    monkeypatch.setattr(servers, "settle_memory", lambda: None)
+    monkeypatch.setattr(servers, "settle_memory", lambda **_: None)
     assert servers.default_server() == "waitress"
     with pytest.raises(SystemExit, match="--server waitress"):
         cli.main(["serve", "--host", "127.0.0.1", "--server", "granian"])

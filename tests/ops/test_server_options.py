@@ -1,13 +1,21 @@
-"""How `companion serve` sizes its server: what waitress and gunicorn are told (issue 9)."""
+"""How `companion serve` sizes its server: what waitress and gunicorn are told (issue 9), and how its processes
+keep the garbage collector's pauses short."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import weakref
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.ops import servers
 from companion.ops.servers import granian, gunicorn, waitress
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_waitress_refuses_big_bodies_before_buffering_and_fits_a_phone_per_connection(app):
@@ -43,17 +51,80 @@ def test_gunicorn_binds_an_ipv6_address_in_brackets(app):
     assert gunicorn.gunicorn_options(app, "::1", 8101, 2, 8)["bind"] == "[::1]:8101"
 
 
-def test_serving_freezes_what_start_up_built_and_collects_less_often():
+def test_serving_freezes_what_start_up_built_and_collects_less_often(monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
 
     before = gc.get_threshold()
+    registered: list[Any] = []
+    swept: list[str] = []
+    monkeypatch.setattr(os, "register_at_fork", lambda after_in_child: registered.append(after_in_child))
+    monkeypatch.setattr(servers, "sweep_young_objects", lambda: swept.append("this process"))
+    monkeypatch.setattr(servers, "_sweeping_after_fork", False)
     try:
-        servers.settle_memory()
+        servers.settle_memory(forks=True)  # the workers and the events server will sweep, each its own
         assert gc.get_threshold() == servers.GC_THRESHOLDS
         assert gc.get_freeze_count() > 0
+        servers.settle_memory(forks=True)
+        assert len(registered) == 1 and swept == []
+        registered[0]()
+        assert swept == ["this process"]
+        servers.settle_memory(forks=False)  # waitress in one process: it sweeps itself
+        assert swept == ["this process"] * 2
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_whole_sweep_frees_a_cycle_among_frozen_objects() -> None:
+    import gc
+
+    class Node:
+        other: Any = None
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    alive = weakref.ref(a)
+    try:
+        servers.sweep()  # the young cycle is still referred to: it survives, frozen
+        del a, b
+        assert alive() is not None and gc.get_freeze_count() > 0
+        servers.sweep()
+        assert alive() is not None  # frozen: a young sweep does not look at it
+        servers.sweep(whole=True)
+        assert alive() is None
+    finally:
+        gc.unfreeze()
+
+
+SWEPT_IN_A_FORKED_WORKER = """
+import gc, os, sys, threading, time, weakref
+from companion.ops import servers
+
+servers.settle_memory(forks=True)
+assert not any(t.name == "companion-young-objects" for t in threading.enumerate())  # the parent only watches
+pid = os.fork()
+if pid == 0:
+    class Node:
+        other = None
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    alive = weakref.ref(a)
+    kept = [Node() for _ in range(1000)]
+    frozen = gc.get_freeze_count()
+    del a, b
+    time.sleep(0.5)
+    sweeping = any(t.name == "companion-young-objects" for t in threading.enumerate())
+    os._exit(0 if sweeping and alive() is None and gc.get_freeze_count() >= frozen + 1000 else 3)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the workers fork on Linux and macOS only")
+def test_a_forked_worker_collects_its_young_cycles_and_freezes_what_survives() -> None:
+    done = subprocess.run([sys.executable, "-c", SWEPT_IN_A_FORKED_WORKER], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 # -- granian (the default on Linux) ----------------------------------------------------------------------

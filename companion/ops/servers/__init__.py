@@ -198,18 +198,68 @@ def largest_body(app: Flask) -> int:
 GC_THRESHOLDS = (7000, 20, 20)  # Python's are (700, 10, 10)
 
 
-def settle_memory() -> None:
-    """Before serving (and before gunicorn forks): what start-up built is moved out of the collector's
-    sight (gc.freeze: the dictionaries, the FAQ index, the templates), and the collector runs less often.
+def settle_memory(forks: bool) -> None:
+    """Before serving (and before the workers fork): what start-up built is moved out of the collector's
+    sight (gc.freeze: the dictionaries, the FAQ index, the templates), the collector runs less often, and each
+    process that serves sweeps its young objects (`sweep_young_objects`): this one when it serves itself
+    (`forks` False), or else every process forked from here (the server's workers, the events server).
 
     Measured in-process on the load benchmark's request mix (1,000 tables): with Python's defaults a
     full collection ran every ~2 s and stopped every thread of the process for 50–120 ms, a tail every
     poll of that process paid; with these, none ran in 10 s and the longest pause was 15 ms.
     The workers also keep sharing the frozen pages with the parent instead of copying them.
     """
+    global _sweeping_after_fork
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    if not forks:
+        sweep_young_objects()
+    elif not _sweeping_after_fork:
+        _sweeping_after_fork = True
+        os.register_at_fork(after_in_child=sweep_young_objects)
+
+
+_sweeping_after_fork = False
+YOUNG_SWEEP_SECONDS = 0.05
+WHOLE_SWEEP_SECONDS = 3600.0
+
+
+def sweep_young_objects(every: float = YOUNG_SWEEP_SECONDS, whole_every: float = WHOLE_SWEEP_SECONDS) -> None:
+    """A thread that every `every` seconds collects what was made since its last turn (generation 0) and
+    freezes what survives (`sweep`), so that no collection ever has much to look at.
+
+    Why: the collector starts a collection when the objects made outnumber those freed by its threshold, and
+    every object freed counts, however old. A replayed series kept in `service.series` replaces an older one
+    as each round is saved, so the count barely grows while the young objects pile up: under `load.py`
+    (2,500 tables) a collection then looked at 40,000–120,000 objects and stopped every thread of the process
+    for 20–300 ms, several times a minute: the tail of every kind of request. Swept every 50 ms, a pause is a
+    few ms at most (docs/benchmarks.md, «The collector's pauses»). What is frozen is still freed as usual when
+    nothing refers to it; only a cycle among frozen objects waits for the whole sweep, every `whole_every` s."""
+    import threading
+    import time
+
+    def run() -> None:
+        whole_due = time.monotonic() + whole_every
+        while True:
+            time.sleep(every)
+            whole = time.monotonic() >= whole_due
+            if whole:
+                whole_due = time.monotonic() + whole_every
+            sweep(whole)
+
+    threading.Thread(target=run, name="companion-young-objects", daemon=True).start()
+
+
+def sweep(whole: bool = False) -> None:
+    """One turn of `sweep_young_objects`: the young objects collected (`whole`: every object, the frozen too),
+    the survivors frozen."""
+    if whole:
+        gc.unfreeze()
+        gc.collect()
+    else:
+        gc.collect(0)
+    gc.freeze()
 
 
 def die_with(parent: int) -> None:
