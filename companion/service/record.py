@@ -288,7 +288,7 @@ def import_table(db: sqlite_utils.Database, data: Any) -> tuple[str, list[tuple[
             raise ImportRefused(N_("Series %(k)s: %(reason)s"), k=k, reason=error) from error
         names.update(setup.players)
     merges = _check_merges(data.get("merges", []), names)
-    with db.atomic():
+    with storage.writing(db):
         table_id = storage.new_table(db)
         stored = [import_document(db, doc, table_id) for doc in documents]
         for m in merges:

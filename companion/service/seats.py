@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -74,7 +74,7 @@ def seats(db: sqlite_utils.Database, series: Series, edit_token: str) -> list[tu
     stored = {r["player"]: r for r in db.query("select player, generation, token_hash from seats where series_id = ?",
                                                [series.id])}
     out = []
-    with db.atomic():
+    with storage.writing(db):
         for player in series.standings.in_play:
             row = stored.get(player)
             generation = row["generation"] if row else 1
@@ -211,7 +211,7 @@ def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any,
     if len(parsed) > max_hand(options):
         raise RuleError(N_("A hand holds at most %(most)s cards with a %(deck)s-card deck."),
                         most=max_hand(options), deck=options.deck)
-    with write_first(db):  # read the other hands and write this one with no other writer in between
+    with storage.writing(db):  # read the other hands and write this one with no other writer in between
         _check_round(db, series, for_round)
         used = draft(db, series).used()
         for card in parsed:
@@ -227,22 +227,9 @@ def put_hand(db: sqlite_utils.Database, series: Series, player: str, cards: Any,
     return DraftHand(player, tuple(parsed), score_hand(parsed, options).points, by)
 
 
-@contextlib.contextmanager
-def write_first(db: sqlite_utils.Database) -> Iterator[None]:
-    """A transaction that takes the write lock before it reads (BEGIN IMMEDIATE): a deferred one that read
-    first could not wait for another writer (SQLITE_BUSY at once, whatever the busy timeout)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.execute("COMMIT")
-
-
 def drop_hand(db: sqlite_utils.Database, series: Series, player: str, for_round: Any = None) -> None:
     _check_open(series, player)
-    with write_first(db):
+    with storage.writing(db):
         _check_round(db, series, for_round)
         db.execute("delete from drafts where series_id = ? and player = ?", [series.id, player])
 
@@ -274,7 +261,7 @@ def confirm(db: sqlite_utils.Database, series: Series, player: str, n: int, agre
     if player not in series.standings.rounds[n - 1].points:
         raise RoundError(N_("%(player)s did not play round %(n)s, so there is nothing to confirm."),
                          player=player, n=n)
-    with db.atomic():
+    with storage.writing(db):
         db.execute("insert into confirmations (series_id, n, player, agree, note, round_data, at) "
                    "values (?, ?, ?, ?, ?, ?, ?) on conflict (series_id, n, player) do update set "
                    "agree = excluded.agree, note = excluded.note, round_data = excluded.round_data, at = excluded.at",

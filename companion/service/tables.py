@@ -244,7 +244,7 @@ def merge(db: sqlite_utils.Database, table: Table, from_name: Any, into_name: An
                 N_("“%(first)s” and “%(second)s” are two different players: both play in series %(n)s of this table."),
                 first=from_name, second=into_name, n=n)
     stamp = storage.now()
-    with db.atomic():
+    with storage.writing(db):
         cursor = db.execute("insert into name_merges (table_id, from_name, into_name, at) values (?, ?, ?, ?)",
                             [table.id, from_name, into_name, stamp])
     assert cursor.lastrowid is not None
@@ -258,6 +258,6 @@ def undo_merge(db: sqlite_utils.Database, table: Table, merge_id: int) -> Merge:
     if found.undone_at is not None:
         raise MergeRefused(N_("That merge was already undone."))
     stamp = storage.now()
-    with db.atomic():
+    with storage.writing(db):
         db.execute("update name_merges set undone_at = ? where id = ? and table_id = ?", [stamp, merge_id, table.id])
     return Merge(found.id, found.from_name, found.into_name, found.at, stamp)
