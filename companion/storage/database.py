@@ -14,6 +14,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -137,14 +138,18 @@ def new_round_id() -> str:
 IDEMPOTENCY_DAYS = 2  # a retry comes within seconds; keys older than this are forgotten
 
 
+WRITE_WAIT = 10.0  # seconds in line before a write is refused (503), as SQLite's busy timeout (`connect`)
+
+
 class WriterLock:
-    """One writer at a time among the threads and processes that share a database file, who wait in line and are
-    woken the moment it is their turn (a thread lock, then `flock` on `<database>.writer`).
+    """One writer at a time among the threads and processes that share a database file: the threads of a process
+    wait on a lock that hands over at once, and one of them at a time tries `flock` on `<database>.writer` every
+    0.2–2 ms for the other processes (flock cannot time out, and a write waits WRITE_WAIT at most).
 
     Why: SQLite lets a writer that finds the database locked sleep and try again, for 1, 2, 5, 10, … 100 ms.
-    With two processes saving rounds under `load.py` (2,500 tables) a save then waited p95 39 ms, p99 132 ms
-    and up to 0.9 s for locks held a few ms (docs/benchmarks.md, «Writers in line»). Without `fcntl`
-    (Windows) or for a database with no file, the thread lock alone."""
+    With two processes saving rounds under `load.py` a save then waited p99 132 ms (2,500 tables) to 765 ms
+    (2,000 tables, a noisy hour) and up to 2.4 s for locks held a few ms (docs/benchmarks.md, «Writers in
+    line»). Without `fcntl` (Windows) or for a database with no file, the thread lock alone."""
 
     def __init__(self, path: str) -> None:
         self.path = None if fcntl is None or path == ":memory:" or path.startswith("file:") else f"{path}.writer"
@@ -153,20 +158,41 @@ class WriterLock:
         self.fd: int | None = None
 
     @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self, wait: float = WRITE_WAIT) -> Iterator[None]:
+        """Inside, this writer alone; after `wait` seconds in line, "database is locked" (a 503), as SQLite says."""
         if self.pid != os.getpid():  # forked: a lock and a file of its own (the inherited file is the parent's lock)
             self.pid, self.threads, self.fd = os.getpid(), threading.Lock(), None
-        with self.threads:
+        deadline = time.monotonic() + wait
+        if not self.threads.acquire(timeout=wait):
+            raise sqlite3.OperationalError("database is locked")
+        try:
             if self.path is None or fcntl is None:
                 yield
                 return
             if self.fd is None:
                 self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            self._file_lock(self.fd, deadline)
             try:
                 yield
             finally:
                 fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            self.threads.release()
+
+    @staticmethod
+    def _file_lock(fd: int, deadline: float) -> None:
+        """The lock between processes: one thread of each waits, trying every 0.2–2 ms (flock cannot time out)."""
+        assert fcntl is not None
+        pause = 0.0002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise sqlite3.OperationalError("database is locked") from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
 
 
 _writer_locks: dict[str, WriterLock] = {}
@@ -194,7 +220,7 @@ def writing(db: sqlite_utils.Database) -> Iterator[None]:
 
 
 def connect(path: str) -> sqlite_utils.Database:
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=WRITE_WAIT, isolation_level=None, check_same_thread=False)
     db = sqlite_utils.Database(conn)
     _writer_lock_of[db] = _writer_locks.setdefault(path, WriterLock(path))
     db.execute("PRAGMA foreign_keys = ON")

@@ -57,7 +57,8 @@ def test_a_writer_of_another_process_waits_its_turn_and_then_writes(tmp_path: Pa
         writer.join(30)
         assert not writer.is_alive() and failed == []
     finally:
-        holder.kill() if holder.poll() is None else None
+        if holder.poll() is None:
+            holder.kill()
         holder.wait()
     assert [r["who"] for r in db.query("select who from log order by n")] == ["the other process", "this process"]
 
@@ -90,3 +91,19 @@ def test_threads_write_one_at_a_time_and_a_write_inside_another_is_its_savepoint
             db.execute("insert into log (who) values ('undone')")
             raise ValueError
     assert [r["who"] for r in db.query("select who from log where n > 80")] == ["kept"]
+
+
+@pytest.mark.skipif(storage.fcntl is None, reason="the lock between processes is flock (not on Windows)")
+def test_a_writer_kept_waiting_too_long_is_refused_as_sqlite_refuses_it(tmp_path: Path) -> None:
+    db = made(tmp_path / "held.sqlite3")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "held.sqlite3")], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+        lock = storage.WriterLock(str(tmp_path / "held.sqlite3"))
+        with pytest.raises(storage.sqlite3.OperationalError, match="database is locked"), lock.held(wait=0.2):
+            pass  # never reached: the other process holds the line
+    finally:
+        holder.kill()
+        holder.wait()
+    assert db.execute("select count(*) from log").fetchone()[0] == 0  # the holder never committed
