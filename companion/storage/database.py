@@ -155,13 +155,12 @@ class WriterLock:
         self.path = None if fcntl is None or path == ":memory:" or path.startswith("file:") else f"{path}.writer"
         self.pid = -1
         self.threads = threading.Lock()
-        self.fd: int | None = None
 
     @contextlib.contextmanager
     def held(self, wait: float = WRITE_WAIT) -> Iterator[None]:
         """Inside, this writer alone; after `wait` seconds in line, "database is locked" (a 503), as SQLite says."""
-        if self.pid != os.getpid():  # forked: a lock and a file of its own (the inherited file is the parent's lock)
-            self.pid, self.threads, self.fd = os.getpid(), threading.Lock(), None
+        if self.pid != os.getpid():  # forked: a thread lock of its own (one held at the fork would stay held)
+            self.pid, self.threads = os.getpid(), threading.Lock()
         deadline = time.monotonic() + wait
         if not self.threads.acquire(timeout=wait):
             raise sqlite3.OperationalError("database is locked")
@@ -169,13 +168,12 @@ class WriterLock:
             if self.path is None or fcntl is None:
                 yield
                 return
-            if self.fd is None:
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            self._file_lock(self.fd, deadline)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)  # opened for each write: nothing kept open
             try:
+                self._file_lock(fd, deadline)
                 yield
             finally:
-                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                os.close(fd)  # closing the file lets the lock go
         finally:
             self.threads.release()
 
