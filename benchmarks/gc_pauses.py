@@ -53,9 +53,7 @@ def one(tables: int, swept: bool) -> dict[str, Any]:
     run = app_cost.run
 
     def settled_run(tables: int, periods: int, seed: int) -> Any:
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*servers.GC_THRESHOLDS)
+        servers.settle_memory(forks=True)  # as served; the sweep is driven here, between requests (nothing forks)
         gc.callbacks.append(timed)
         return run(tables, periods, seed)
 

@@ -165,7 +165,7 @@ class WriterLock:
         if not self.threads.acquire(timeout=wait):
             raise sqlite3.OperationalError("database is locked")
         try:
-            if self.path is None or fcntl is None:
+            if self.path is None:  # no file to lock (or no fcntl): the threads' lock is the line
                 yield
                 return
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)  # opened for each write: nothing kept open

@@ -3,9 +3,11 @@ its turn comes instead of SQLite's sleep-and-retry, and a write inside another i
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,21 @@ with storage.writing(db):
 """
 
 
+@contextlib.contextmanager
+def another_process_writing(path: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process inside `storage.writing` on `path` (its row written, not committed) until a line is sent to
+    its stdin; killed at the end if still there."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+        yield holder
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait()
+
+
 def made(path: Path) -> storage.sqlite_utils.Database:
     db = storage.connect(str(path))
     db.execute("pragma journal_mode = wal")
@@ -34,10 +51,7 @@ def made(path: Path) -> storage.sqlite_utils.Database:
 @pytest.mark.skipif(storage.fcntl is None, reason="the lock between processes is flock (not on Windows)")
 def test_a_writer_of_another_process_waits_its_turn_and_then_writes(tmp_path: Path) -> None:
     db = made(tmp_path / "shared.sqlite3")
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "shared.sqlite3")], cwd=ROOT,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+    with another_process_writing(tmp_path / "shared.sqlite3") as holder:
         failed: list[BaseException] = []
 
         def write() -> None:
@@ -56,10 +70,6 @@ def test_a_writer_of_another_process_waits_its_turn_and_then_writes(tmp_path: Pa
         holder.stdin.flush()
         writer.join(30)
         assert not writer.is_alive() and failed == []
-    finally:
-        if holder.poll() is None:
-            holder.kill()
-        holder.wait()
     assert [r["who"] for r in db.query("select who from log order by n")] == ["the other process", "this process"]
 
 
@@ -96,14 +106,8 @@ def test_threads_write_one_at_a_time_and_a_write_inside_another_is_its_savepoint
 @pytest.mark.skipif(storage.fcntl is None, reason="the lock between processes is flock (not on Windows)")
 def test_a_writer_kept_waiting_too_long_is_refused_as_sqlite_refuses_it(tmp_path: Path) -> None:
     db = made(tmp_path / "held.sqlite3")
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "held.sqlite3")], cwd=ROOT,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+    with another_process_writing(tmp_path / "held.sqlite3"):
         lock = storage.WriterLock(str(tmp_path / "held.sqlite3"))
         with pytest.raises(storage.sqlite3.OperationalError, match="database is locked"), lock.held(wait=0.2):
             pass  # never reached: the other process holds the line
-    finally:
-        holder.kill()
-        holder.wait()
     assert db.execute("select count(*) from log").fetchone()[0] == 0  # the holder never committed
