@@ -10,7 +10,7 @@ compiled in memory when the app starts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
@@ -131,6 +131,11 @@ def card_text(card: Card | None) -> str:
     if card is None:
         return ""
     return f"{rank_letter(card.rank)}{card.suit.value}"
+
+
+def hand_text(cards: Iterable[Card | None]) -> str:
+    """A hand in the reader's notation, its cards joined by spaces: «10♣ В♦ К♠»."""
+    return " ".join(card_text(c) for c in cards)
 
 
 def render(template: str, params: Mapping[str, Any]) -> str:

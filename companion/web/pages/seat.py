@@ -24,7 +24,7 @@ import sqlite_utils
 from flask import Blueprint, Request, Response, abort, jsonify, request
 
 from companion.core.errors import RuleError
-from companion.i18n import card_text, current_language, gettext, select_language, translate_error
+from companion.i18n import current_language, gettext, hand_text, select_language, translate_error
 from companion.service import seats
 from companion.service.series import Series
 from companion.storage.database import Mark, SeriesRow, get_db, load_marks, load_series
@@ -126,7 +126,7 @@ def grid_rows(deck: int, _language: str) -> list[list[Any]]:
 
 
 def sent_text(mine: seats.DraftHand | None) -> str:
-    return " ".join(card_text(c) for c in mine.cards) if mine else ""
+    return hand_text(mine.cards) if mine else ""
 
 
 def seat_etag(series: Series, player: str, draft_etag: str, fragment: bool) -> str:

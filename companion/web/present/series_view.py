@@ -15,7 +15,7 @@ from typing import Any
 from companion.core.cards import Card
 from companion.core.rules import StarterRule
 from companion.core.series import PlayerStatus, series_winner
-from companion.i18n import card_text, gettext, ngettext
+from companion.i18n import card_text, gettext, hand_text, ngettext
 from companion.service.series import Series
 from companion.storage.database import Mark
 from companion.web.present.cards import card_or_none
@@ -47,7 +47,7 @@ class Cell:
     @property
     def cards(self) -> str:
         """The leftover hand as the reader writes it (written when asked: the standings never show it)."""
-        return " ".join(card_text(c) for c in self.hand)
+        return hand_text(self.hand)
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def round_summary(data: Mapping[str, Any] | None) -> str:
     parts = [gettext("%(player)s went out on %(card)s", player=data.get("winner"),
                      card=card_text(card_or_none(str(data.get("finishing_card")))))]
     for player, cards in (data.get("hands") or {}).items():
-        parts.append(f"{player}: " + " ".join(card_text(card_or_none(c)) for c in cards))
+        parts.append(f"{player}: " + hand_text(card_or_none(c) for c in cards))
     for player, points in (data.get("typed_points") or {}).items():
         parts.append(f"{player}: {points}")
     return "; ".join(parts)

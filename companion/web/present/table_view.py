@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.core.errors import N_
 from companion.core.stats import HeadToHead, PairStats, PlayerStats, Rivals, ranked, rivals
-from companion.i18n import card_text, gettext
+from companion.i18n import gettext, hand_text
 from companion.service import tables
 from companion.web.present.cards import card_or_none
 from companion.web.present.series_view import PALETTE
@@ -116,5 +116,5 @@ def table_view(table: tables.Table, numbers: tables.Statistics) -> dict[str, Any
         "pairs": pairs(numbers.head_to_head),
         "rivals": [rival_line(rivals(numbers.head_to_head, s.name)) for s in stats],
         "loser": order[0] if order and order[0].series_lost else None,
-        "hands": {s.name: " ".join(card_text(card_or_none(c)) for c in s.most_expensive_hand_cards) for s in stats},
+        "hands": {s.name: hand_text(card_or_none(c) for c in s.most_expensive_hand_cards) for s in stats},
     }
