@@ -110,7 +110,7 @@ def start_server(instance: str, port: int, workers: int | None, threads: int, lo
                  events: int | None = None) -> subprocess.Popen[bytes]:
     """`companion serve` on 127.0.0.1 (`server`: granian, gthread, waitress; None: the default command's), or
     with `floor` (wsgi, rsgi) the trivial app of `poll_floor.py` under granian. `root`: the checkout whose
-    app is served (`python -m companion.ops.cli` run in that folder imports its `companion` first)."""
+    app is served (`python -m companion.ops.cli`, run in that folder, imports its `companion` first)."""
     config = "RATELIMIT_ENABLED = False\nREQUEST_LOG = False\n"  # the stderr log is off; --server-log writes a file
     if log:  # the request log (server-side milliseconds per request) into the instance folder
         target = str(Path(instance) / "requests.log")
@@ -122,7 +122,7 @@ def start_server(instance: str, port: int, workers: int | None, threads: int, lo
     command = [
         sys.executable,
         "-m",
-        "companion.ops.cli",
+        cli_module(root),
         "serve",
         "--host",
         "127.0.0.1",
@@ -159,9 +159,14 @@ def start_server(instance: str, port: int, workers: int | None, threads: int, lo
     raise SystemExit("the server did not start")
 
 
+def cli_module(root: Path) -> str:
+    """The command-line module of the checkout at `root` (`companion/cli.py` before the regrouping of issue 20)."""
+    return "companion.ops.cli" if (root / "companion" / "ops" / "cli.py").exists() else "companion.cli"
+
+
 def knows_push(root: Path) -> bool:
     """Whether the checkout at `root` pushes changes (its `companion serve` has --events-port)."""
-    return "--events-port" in (root / "companion" / "ops" / "cli.py").read_text()
+    return "--events-port" in (root / cli_module(root).replace(".", "/")).with_suffix(".py").read_text()
 
 
 # -- the run: steps of tables, the same phones from either generator ----------------------------------------
@@ -212,6 +217,8 @@ def server_kind(args: argparse.Namespace) -> str:
     processes = args.workers or os.cpu_count()
     if args.floor:
         return f"the floor: poll_floor.py's trivial {args.floor} app under granian"
+    if args.server is None and Path(args.root).resolve() != ROOT:
+        return f"the default command of that checkout, --threads {args.threads}"
     return {
         None: f"companion serve's default (granian on Linux), {processes} process(es) × {args.threads} threads",
         "gthread": f"gunicorn gthread, {processes} workers × {args.threads} threads",

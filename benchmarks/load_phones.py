@@ -30,7 +30,8 @@ SAVE_EVERY = 30.0
 # and the round page once every hand but the winner's is in
 SEAT_IDLE, SEAT_FAST, SEAT_SENT = 4.0, 1.0, 1.5
 ENTRY = 15.0  # the scorekeeper's round page is open this long before each save
-SAFETY = 120.0  # static/app.js (Live): any poll's period while the phone's pushed stream is open
+SAFETY = 120.0  # static/app.js (Live): any poll's period while the phone's pushed stream is open, on average:
+# each wait drawn from half to one and a half of it, as the page draws it
 SEAT_HANDS = {"Аня": ["js"], "Борис": ["jh"], "Вера": ["jc"]}  # 2 points each: no series ends during a run
 ANY_ENCODING = {"Accept-Encoding": "gzip, deflate, br"}  # what Locust's FastHttpUser adds when none is named
 LIVE = {"HX-Request": "true", "HX-Target": "seat-live"}  # seat.js asking for a seat's live part
@@ -149,7 +150,7 @@ class Phone:
 
     def period(self, seconds: float) -> float:
         """A poll's period: as without a stream, or the safety net's while the stream is open."""
-        return max(seconds, SAFETY) if self.streaming else seconds
+        return max(seconds, SAFETY * random.uniform(0.5, 1.5)) if self.streaming else seconds
 
     def gap(self) -> float:
         """The phone's pace without a stream: the least time between two of its asks."""

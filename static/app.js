@@ -14,7 +14,9 @@
 (function () {
   "use strict";
   var STANDINGS_MS = 4000;  // the standings' pace
-  var SAFETY_MS = 120000;  // any follower's pace while the stream is open
+  var SAFETY_MS = 120000;  // any follower's pace while the stream is open, on average: each wait is drawn from
+  // half to one and a half of it, so phones that opened (or whose streams reopened) in the same minute do not
+  // keep polling in the same minute every two minutes after (docs/benchmarks.md, «The safety net's waves»)
   var QUIET_PINGS = 2.5;  // pings missed before a silent stream is taken for dead
   var source = null, sourceUrl = null, open = false, watchdog = null;
   var followers = [];  // {el, pushed, later, check}: dropped once el has left the page
@@ -96,7 +98,7 @@
     var timer = null, last = 0, asking = false, again = false;
     function later() {
       clearTimeout(timer);
-      if (document.contains(el)) timer = setTimeout(run, open ? Math.max(pace(), SAFETY_MS) : pace());
+      if (document.contains(el)) timer = setTimeout(run, open ? Math.max(pace(), SAFETY_MS * (0.5 + Math.random())) : pace());
     }
     function pushed() {
       clearTimeout(timer);
