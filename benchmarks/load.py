@@ -46,6 +46,7 @@ the run stops by itself after the last step or --max-seconds.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -80,8 +81,9 @@ def free_port() -> int:
 # -- preparing the database (a child process: Locust's gevent patching stays out of it) --------------
 
 
-def prepare(instance: str, tables: int) -> None:
-    sys.path.insert(0, str(ROOT))
+def prepare(instance: str, tables: int, root: Path = ROOT) -> None:
+    """`tables` series of 12 rounds made by the app of the checkout at `root` (an older one's database is its own)."""
+    sys.path.insert(0, str(root))
     from companion import create_app
 
     app = create_app({"DATABASE": str(Path(instance) / "companion.sqlite3"), "SECRET_KEY": "load",
@@ -96,7 +98,8 @@ def prepare(instance: str, tables: int) -> None:
                 client.post(f"/api/v1/series/{created['id']}/rounds", json=round_body(k), headers=auth).status_code
                 == 201
             )
-        seats = client.get(f"/api/v1/series/{created['id']}/seats", headers=auth).get_json()["seats"]
+        answer = client.get(f"/api/v1/series/{created['id']}/seats", headers=auth)  # 404 from before seats
+        seats = answer.get_json()["seats"] if answer.status_code == 200 else []
         found.append({"id": created["id"], "token": created["edit_token"],
                       "seats": {seat["player"]: seat["token"] for seat in seats}})
     (Path(instance) / "tables.json").write_text(json.dumps(found))
@@ -190,17 +193,19 @@ def raise_open_files(needed: int) -> None:
         pass
 
 
-def prepared_instance(tables: int) -> tuple[str, list[dict[str, Any]]]:
-    """A fresh instance folder with `tables` prepared tables (made once, then copied from the temporary folder)."""
+def prepared_instance(tables: int, root: Path = ROOT) -> tuple[str, list[dict[str, Any]]]:
+    """A fresh instance folder with `tables` prepared tables (made once per checkout, then copied from the temporary
+    folder)."""
     instance = tempfile.mkdtemp(prefix="companion-load-")
-    prepared = Path(tempfile.gettempdir()) / f"companion-load-prepared-{tables}"
+    of = "" if root == ROOT else "-" + hashlib.sha256(str(root).encode()).hexdigest()[:8]
+    prepared = Path(tempfile.gettempdir()) / f"companion-load-prepared-{tables}{of}"
     if (prepared / "tables.json").exists():  # made by an earlier run: the same tables, copied fresh
         print(f"copying the {tables} prepared tables of {prepared} …", flush=True)
         for name in ("companion.sqlite3", "tables.json"):
             shutil.copy(prepared / name, Path(instance) / name)
     else:
         print(f"preparing {tables} tables × {ROUNDS_BEFORE} rounds in {instance} …", flush=True)
-        subprocess.run([sys.executable, __file__, "--prepare", instance, str(tables)], check=True)
+        subprocess.run([sys.executable, __file__, "--prepare", instance, str(tables), str(root)], check=True)
         prepared.mkdir(exist_ok=True)
         for name in ("companion.sqlite3", "tables.json"):
             shutil.copy(Path(instance) / name, prepared / name)
@@ -288,10 +293,11 @@ def run(args: argparse.Namespace) -> int:
 
     steps = [int(n) for n in args.steps.split(",")]
     started = time.monotonic()
-    instance, tables = prepared_instance(max(steps))
+    root = Path(args.root).resolve()
+    instance, tables = prepared_instance(max(steps), root)
     phones, per_table = all_phones(tables[: max(steps)], args.seats, args.editor_apart)
     raise_open_files(2 * len(phones) + 1024)
-    port, root = free_port(), Path(args.root).resolve()
+    port = free_port()
     pushed = not args.poll and not args.floor and args.server in (None, "granian") and knows_push(root)
     events = free_port() if pushed else 0
     if pushed and args.generator == "locust":
@@ -395,10 +401,10 @@ def main() -> int:
     parser.add_argument("--by-kind", action="store_true", help="print p50/p95/p99 of every request kind per step")
     parser.add_argument("--server-log", action="store_true", help="log every request's server-side time too")
     parser.add_argument("--profile", type=int, metavar="TABLES", help="profile the request mix in-process instead")
-    parser.add_argument("--prepare", nargs=2, metavar=("DIR", "TABLES"), help=argparse.SUPPRESS)
+    parser.add_argument("--prepare", nargs=3, metavar=("DIR", "TABLES", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:
-        prepare(args.prepare[0], int(args.prepare[1]))
+        prepare(args.prepare[0], int(args.prepare[1]), Path(args.prepare[2]))
         return 0
     if args.profile:
         from load_profile import profile

@@ -23,7 +23,7 @@ moment a write to its series is stored; only then does it ask for the new fragme
   fetch that fails sends `changed`, and the phones ask for themselves. The phones of a table then cost the
   server one request per change, not one each.
 - A lost datagram, a restarted server or a phone whose stream broke costs nothing but time: the page
-  asks whenever its stream (re)opens, polls every 2 minutes as a safety net while it is open, and at the
+  asks whenever its stream (re)opens, polls about every 2 minutes (1 to 3) as a safety net while it is open, and at the
   old pace while it is not (`Live` in static/app.js).
 - It knows nothing of the data: no database, no tokens; a series id is what a view link already shows, and
   what it pushes is what anyone may fetch with it (the view link's standings, the draft's public JSON).
