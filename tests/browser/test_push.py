@@ -205,3 +205,34 @@ def test_a_stream_gone_silent_is_opened_again_and_the_phone_catches_up(new_page:
         assert len(silent.streams) >= 2  # and the stream was opened again
     finally:
         server.shutdown()
+
+
+def test_the_safety_net_waits_are_drawn_so_phones_opened_together_do_not_poll_together(new_page: Any,
+                                                                                        pushed_url: str,
+                                                                                        events_server: Any) -> None:
+    """Each wait of the safety net is drawn from 60 to 180 s: phones whose streams opened in the same minute (a
+    restart, a Wi-Fi drop) do not keep polling in the same minute (docs/benchmarks.md, «The safety net's waves»)."""
+    page = new_page()
+    page.add_init_script("""(() => {
+      const own = window.setTimeout;
+      window.safetyWaits = [];
+      window.setTimeout = function (f, ms, ...rest) {  // a follower's next turn is its function `run`
+        if (f && f.name === "run") window.safetyWaits.push(ms);
+        return own.call(window, f, ms, ...rest);
+      };
+    })()""")
+    series_id, _ = series_with_token(page, pushed_url, ["Аня", "Борис"])
+    page.goto(f"{pushed_url}/series/{series_id}")
+    expect(page.locator(PUSHED)).to_have_count(1)
+    waits = page.evaluate("""async () => {
+      window.safetyWaits = [];
+      for (let i = 0; i < 30; i++) {  // thirty followers, each asking once, then waiting for the safety net
+        const el = document.body.appendChild(document.createElement("div"));
+        Live.follow(el, () => Promise.resolve(), () => 4000).now();
+      }
+      await new Promise((done) => setTimeout(done, 100));
+      return window.safetyWaits;
+    }""")
+    assert len(waits) == 30
+    assert all(60_000 <= w <= 180_000 for w in waits), waits
+    assert len({round(w / 1000) for w in waits}) >= 10, waits  # spread, not one value
