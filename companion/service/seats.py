@@ -88,13 +88,14 @@ def seats(db: sqlite_utils.Database, series: Series, edit_token: str) -> list[tu
 
 def renew(db: sqlite_utils.Database, series: Series, edit_token: str, player: str) -> str:
     """A new secret for the player's seat; the old one stops working at once."""
-    rows = list(db.query("select generation from seats where series_id = ? and player = ?", [series.id, player]))
-    generation = (rows[0]["generation"] if rows else 1) + 1
-    token = seat_token(edit_token, series.id, player, generation)
-    db.execute("insert into seats (series_id, player, token_hash, generation, created_at) values (?, ?, ?, ?, ?) "
-               "on conflict (series_id, player) do update set token_hash = excluded.token_hash, "
-               "generation = excluded.generation",
-               [series.id, player, storage.hash_token(token), generation, storage.now()])
+    with storage.writing(db):  # the generation read and the new one written with no other writer in between
+        rows = list(db.query("select generation from seats where series_id = ? and player = ?", [series.id, player]))
+        generation = (rows[0]["generation"] if rows else 1) + 1
+        token = seat_token(edit_token, series.id, player, generation)
+        db.execute("insert into seats (series_id, player, token_hash, generation, created_at) values (?, ?, ?, ?, ?) "
+                   "on conflict (series_id, player) do update set token_hash = excluded.token_hash, "
+                   "generation = excluded.generation",
+                   [series.id, player, storage.hash_token(token), generation, storage.now()])
     return token
 
 
